@@ -1,0 +1,111 @@
+import { ConfigError, addresses, bool, bytes, duration, int, list, regex, str, type Env } from './env-parsers.ts';
+import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+
+export { ConfigError };
+
+export interface ProfilerConfig {
+  /** `sqlite:<path>`, `memory:` or `redis://…`. */
+  readonly dsn: string;
+  readonly maxProfiles: number;
+  readonly ttlSeconds: number;
+  /** Who may open the profiler besides loopback clients: IPs or CIDRs. */
+  readonly allow: readonly string[];
+  readonly maxBodyBytes: number;
+  /** Key fragments whose values are redacted before storage. */
+  readonly redactKeys: readonly string[];
+}
+
+export interface JwtConfig {
+  /** HS256 shared secret; or null when key files are used. */
+  readonly secret: string | null;
+  readonly publicKeyFile: string | null;
+  readonly privateKeyFile: string | null;
+  readonly issuer: string;
+  readonly audience: string;
+  readonly ttlSeconds: number;
+}
+
+/** Everything Trellis reads from the environment, typed and validated once at startup. */
+export interface TrellisConfig {
+  readonly env: string;
+  readonly debug: boolean;
+  readonly host: string;
+  readonly port: number;
+  readonly logLevel: string;
+  readonly trustedHosts: readonly RegExp[];
+  readonly trustedProxies: readonly string[];
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  /** Debug only: serve HTTPS with a self-signed certificate created once under `var/`. */
+  readonly selfSignedHttps: boolean;
+  readonly bodyLimit: number;
+  readonly databaseUrl: string;
+  readonly profiler: ProfilerConfig & { readonly enabled: boolean };
+  readonly jwt: JwtConfig;
+  readonly corsAllowOrigin: RegExp;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): TrellisConfig {
+  const nodeEnv = str(env, 'NODE_ENV', 'development');
+  const production = nodeEnv === 'production';
+  const debug = bool(env, 'APP_DEBUG', !production);
+  const logLevel = str(env, 'LOG_LEVEL', debug ? 'debug' : 'info');
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+
+  const certFile = env.TLS_CERT || null;
+  const keyFile = env.TLS_KEY || null;
+  if ((certFile === null) !== (keyFile === null)) {
+    throw new ConfigError(certFile ? 'TLS_KEY' : 'TLS_CERT', 'TLS_CERT and TLS_KEY must be set together');
+  }
+  const selfSignedHttps = bool(env, 'HTTPS', false);
+  if (selfSignedHttps && !debug) {
+    throw new ConfigError('HTTPS', 'a self-signed certificate is for the debug configuration only; set TLS_CERT and TLS_KEY in production');
+  }
+
+  const databaseUrl = str(env, 'DATABASE_URL', 'sqlite:var/data.db');
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', `expected sqlite:<file>, sqlite::memory: or postgres://…, got "${databaseUrl}"`);
+  }
+  const profilerDsn = str(env, 'PROFILER_DSN', 'sqlite:var/profiler.db');
+  if (!/^(sqlite:.+|memory:|rediss?:\/\/.*)$/.test(profilerDsn)) {
+    throw new ConfigError('PROFILER_DSN', `expected sqlite:<file>, memory: or redis://…, got "${profilerDsn}"`);
+  }
+  const jwtSecret = env.JWT_SECRET || null;
+  if (production && jwtSecret !== null && jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET', 'must be at least 32 characters in production');
+  }
+
+  return {
+    env: nodeEnv,
+    debug,
+    host: str(env, 'HOST', '127.0.0.1'),
+    port: int(env, 'PORT', 8000, 0, 65535),
+    logLevel,
+    trustedHosts: list(env, 'TRUSTED_HOSTS').map((p) => regex('TRUSTED_HOSTS', p, true)),
+    trustedProxies: addresses(env, 'TRUSTED_PROXIES'),
+    tls: certFile && keyFile ? { certFile, keyFile } : null,
+    selfSignedHttps,
+    bodyLimit: bytes(env, 'BODY_LIMIT', 1024 * 1024),
+    databaseUrl,
+    profiler: {
+      enabled: debug && bool(env, 'PROFILER', true),
+      dsn: profilerDsn,
+      maxProfiles: int(env, 'PROFILER_MAX_PROFILES', 10_000, 1, 100_000_000),
+      ttlSeconds: duration(env, 'PROFILER_TTL', 2 * 86400),
+      allow: addresses(env, 'PROFILER_ALLOW'),
+      maxBodyBytes: bytes(env, 'PROFILER_MAX_BODY', 64 * 1024),
+      redactKeys: env.PROFILER_REDACT_KEYS ? list(env, 'PROFILER_REDACT_KEYS') : DEFAULT_SECRET_KEYS,
+    },
+    jwt: {
+      secret: jwtSecret,
+      publicKeyFile: env.JWT_PUBLIC_KEY || null,
+      privateKeyFile: env.JWT_PRIVATE_KEY || null,
+      issuer: str(env, 'JWT_ISSUER', 'trellis'),
+      audience: str(env, 'JWT_AUDIENCE', 'trellis'),
+      ttlSeconds: duration(env, 'JWT_TTL', 3600),
+    },
+    corsAllowOrigin: regex('CORS_ALLOW_ORIGIN', str(env, 'CORS_ALLOW_ORIGIN', '^https?://(localhost|127\\.0\\.0\\.1)(:[0-9]+)?$'), false),
+  };
+}

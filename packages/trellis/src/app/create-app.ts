@@ -1,0 +1,86 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { loadConfig, type TrellisConfig } from './config.ts';
+import { tlsCredentials, type TlsCredentials } from './tls-credentials.ts';
+import { entrypointPlugin } from './entrypoint-plugin.ts';
+import { createLogger } from '../logging/create-logger.ts';
+import { kernelPlugin } from '../kernel/kernel-plugin.ts';
+import { requestLogPlugin } from '../logging/request-log-plugin.ts';
+import { guardPlugin } from '../kernel/guard-plugin.ts';
+import { corsPlugin } from '../http/cors-plugin.ts';
+import { profilerPlugin } from '../profiler/profiler-plugin.ts';
+import { securityPlugin, type SecurityOptions } from '../security/security-plugin.ts';
+import { resourcesPlugin } from '../resources/resources-plugin.ts';
+import { docsPlugin } from '../docs/docs-plugin.ts';
+
+export interface CreateAppOptions {
+  /** Defaults to `loadConfig(process.env)`. */
+  readonly config?: TrellisConfig;
+  /** The service's name, shown by the entrypoint and the docs. */
+  readonly name?: string;
+  /** A pino logger; defaults to one built from the config (JSON lines on stdout). */
+  readonly logger?: Logger;
+  /** Overrides TLS_CERT/TLS_KEY/HTTPS; `null` forces plain HTTP. */
+  readonly tls?: TlsCredentials | null;
+  /** Directory for generated files (self-signed certificate); default `var`. */
+  readonly varDir?: string;
+  /** The declared resources (see defineResource). */
+  readonly resources?: readonly unknown[];
+  /** A database handle; defaults to one opened from DATABASE_URL when resources are declared. */
+  readonly database?: unknown;
+  /** Firewall options: authenticators, voters, path rules. */
+  readonly security?: SecurityOptions;
+  /** Profiler options (storage, collectors); the profiler exists only in debug. */
+  readonly profiler?: Record<string, unknown>;
+}
+
+/**
+ * Builds a Trellis application: a Fastify 5 instance with the kernel and the features wired in
+ * lifecycle order (see kernel/lifecycle.md). The result is a plain Fastify instance: register any
+ * Fastify plugin or route on it before `listen()`/`ready()`.
+ */
+export async function createApp(options: CreateAppOptions = {}): Promise<FastifyInstance> {
+  const config = options.config ?? loadConfig();
+  const logger = options.logger ?? createLogger({ level: config.logLevel, captureRequestRecords: config.debug });
+  const tls = options.tls === undefined ? await tlsCredentials(config, options.varDir) : options.tls;
+
+  const serverOptions: FastifyServerOptions = {
+    loggerInstance: logger,
+    // One line per request, written by requestLogPlugin when the response is done.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: true,
+    exposeHeadRoutes: true,
+    // Fastify derives protocol and host from X-Forwarded-* only for these peers.
+    trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    frameworkErrors: (error, request, reply) => {
+      void app.trellis.handleError(error, request, reply);
+    },
+  };
+  // HTTP/2 over TLS, with HTTP/1.1 for clients that do not offer h2 in ALPN.
+  const app = (
+    tls
+      ? Fastify({ ...(serverOptions as object), http2: true, https: { allowHTTP1: true, cert: tls.cert, key: tls.key } })
+      : Fastify(serverOptions)
+  ) as unknown as FastifyInstance;
+
+  const name = options.name ?? 'Trellis API';
+  const resources = options.resources ?? [];
+  const database = options.database ?? null;
+
+  // Registration order is hook order; it follows the phases of kernel/lifecycle.md.
+  await app.register(kernelPlugin, { config });
+  // preflight: CORS answers preflights before profiling, routing and authentication costs.
+  await app.register(corsPlugin, { config });
+  // The profiler opens its context before the guard, so a 400 from the guard is profiled too.
+  if (config.debug && config.profiler.enabled) await app.register(profilerPlugin, { config, ...options.profiler });
+  await app.register(guardPlugin, { config });
+  await app.register(requestLogPlugin, { debug: config.debug });
+  // firewall: authentication and path rules (preValidation).
+  await app.register(securityPlugin, { config, database, ...options.security });
+  await app.register(entrypointPlugin, { name });
+  await app.register(resourcesPlugin, { config, name, resources, database });
+  await app.register(docsPlugin, { name, resources });
+  return app;
+}

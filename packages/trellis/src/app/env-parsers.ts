@@ -1,0 +1,86 @@
+import { isIP } from 'node:net';
+
+/** A configuration value that cannot be used; the message names the variable and the problem. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === '' ? fallback : v;
+}
+
+export function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (!/^\d+$/.test(v.trim())) throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${v}"`);
+  const n = Number(v.trim());
+  if (n < min || n > max) throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${v}"`);
+  return n;
+}
+
+export function bool(env: Env, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const s = v.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+  if (['0', 'false', 'no', 'off'].includes(s)) return false;
+  throw new ConfigError(name, `expected 1 or 0 (true/false), got "${v}"`);
+}
+
+export function list(env: Env, name: string): string[] {
+  const v = env[name];
+  if (!v) return [];
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function regex(name: string, source: string, anchored: boolean): RegExp {
+  try {
+    return new RegExp(anchored ? `^(?:${source})$` : source, 'i');
+  } catch (e) {
+    throw new ConfigError(name, `invalid regular expression "${source}" (${(e as Error).message})`);
+  }
+}
+
+/** IPs or CIDR ranges (IPv4 or IPv6), validated so a typo cannot silently trust nobody or everybody. */
+export function addresses(env: Env, name: string, fallback: readonly string[] = []): string[] {
+  const items = env[name] === undefined ? [...fallback] : list(env, name);
+  for (const item of items) {
+    const [ip, bits, extra] = item.split('/');
+    const family = isIP(ip ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const badBits = bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > maxBits);
+    if (family === 0 || badBits || extra !== undefined) {
+      throw new ConfigError(name, `"${item}" is not an IP address or CIDR range`);
+    }
+  }
+  return items;
+}
+
+/** Durations like "90", "30s", "15m", "12h", "2d"; returns seconds. */
+export function duration(env: Env, name: string, fallbackSeconds: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallbackSeconds;
+  const m = /^(\d+)\s*([smhd]?)$/.exec(v.trim());
+  if (!m) throw new ConfigError(name, `expected a duration such as 3600, 30m, 12h or 2d, got "${v}"`);
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * unit;
+}
+
+/** Byte sizes like "65536", "64k", "1m". */
+export function bytes(env: Env, name: string, fallback: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const m = /^(\d+)\s*([kmg]?)i?b?$/i.exec(v.trim());
+  if (!m) throw new ConfigError(name, `expected a size such as 65536, 64k or 1m, got "${v}"`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
+  return Number(m[1]) * unit;
+}

@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { generate } from 'selfsigned';
+import { ConfigError, type TrellisConfig } from './config.ts';
+
+export interface TlsCredentials {
+  readonly cert: string;
+  readonly key: string;
+}
+
+function readPem(variable: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(variable, `cannot read "${file}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+/**
+ * The certificate to serve HTTPS with: the files named by TLS_CERT/TLS_KEY, or (HTTPS=1, debug
+ * only) a self-signed one for localhost created once under `varDir` and reused while valid.
+ */
+export async function tlsCredentials(config: TrellisConfig, varDir = 'var'): Promise<TlsCredentials | null> {
+  if (config.tls) {
+    const cert = readPem('TLS_CERT', config.tls.certFile);
+    const key = readPem('TLS_KEY', config.tls.keyFile);
+    try {
+      new X509Certificate(cert);
+    } catch {
+      throw new ConfigError('TLS_CERT', `"${config.tls.certFile}" is not a PEM certificate`);
+    }
+    return { cert, key };
+  }
+  if (!config.selfSignedHttps) return null;
+  const certFile = join(varDir, 'tls', 'localhost.crt');
+  const keyFile = join(varDir, 'tls', 'localhost.key');
+  if (existsSync(certFile) && existsSync(keyFile)) {
+    const cert = readFileSync(certFile, 'utf8');
+    if (new Date(new X509Certificate(cert).validTo).getTime() > Date.now() + 86400_000) {
+      return { cert, key: readFileSync(keyFile, 'utf8') };
+    }
+  }
+  const notAfterDate = new Date(Date.now() + 365 * 86400_000);
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keySize: 2048,
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  mkdirSync(dirname(certFile), { recursive: true });
+  writeFileSync(certFile, pems.cert);
+  writeFileSync(keyFile, pems.private, { mode: 0o600 });
+  return { cert: pems.cert, key: pems.private };
+}

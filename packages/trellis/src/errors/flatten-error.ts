@@ -1,0 +1,38 @@
+import { HttpError } from '../kernel/http-error.ts';
+import { parseStack, type StackFrame } from './stack-trace.ts';
+
+/** One exception of a chain, as plain JSON-safe data (kept by the profiler, shown by pages). */
+export interface FlatException {
+  readonly class: string;
+  readonly message: string;
+  readonly status: number | null;
+  readonly code: string | null;
+  readonly frames: readonly StackFrame[];
+}
+
+function className(error: unknown): string {
+  if (error instanceof HttpError) return error.className;
+  if (error instanceof Error) return error.constructor?.name || error.name || 'Error';
+  return typeof error;
+}
+
+/** The error and its causes, outermost first, at most `max` deep (cycles cannot loop). */
+export function flattenError(error: unknown, max = 10): FlatException[] {
+  const chain: FlatException[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current !== undefined && current !== null && !seen.has(current) && chain.length < max) {
+    seen.add(current);
+    const err = current instanceof Error ? current : null;
+    const code = (err as { code?: unknown } | null)?.code;
+    chain.push({
+      class: className(current),
+      message: err ? err.message : String(current),
+      status: current instanceof HttpError ? current.status : null,
+      code: current instanceof HttpError ? current.code : typeof code === 'string' ? code : null,
+      frames: err ? parseStack(err.stack) : [],
+    });
+    current = err?.cause;
+  }
+  return chain;
+}

@@ -1,0 +1,54 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { negotiate } from '../http/negotiate.ts';
+import { addVary } from '../http/vary.ts';
+import { publish } from '../observe/channels.ts';
+import { errorView } from '../errors/error-view.ts';
+import type { ErrorFormat } from '../errors/error-format.ts';
+import { runSubRequest } from './sub-request.ts';
+import { toHttpError } from './to-http-error.ts';
+import type { HttpError } from './http-error.ts';
+
+export interface ErrorHandlerOptions {
+  readonly debug: boolean;
+  readonly formats: readonly ErrorFormat[];
+  readonly supportedContentTypes: () => readonly string[];
+  readonly bodyLimit: number;
+}
+
+function pickFormat(request: FastifyRequest, formats: readonly ErrorFormat[]): { format: ErrorFormat; mediaType: string } {
+  const available = formats.flatMap((f) => f.mediaTypes);
+  // An error is never turned into a 406: with nothing acceptable, the first format answers.
+  const mediaType = negotiate(request.headers.accept, available) ?? available[0]!;
+  const format = formats.find((f) => f.mediaTypes.includes(mediaType))!;
+  return { format, mediaType };
+}
+
+/**
+ * The error phase: maps what was thrown to an HttpError, logs it, and renders it in the format the
+ * client accepts, inside a child request context (a sub-request) that observers can record.
+ */
+export async function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, options: ErrorHandlerOptions): Promise<void> {
+  const httpError: HttpError = toHttpError(error, {
+    contentType: request.headers['content-type'],
+    supportedContentTypes: options.supportedContentTypes(),
+    bodyLimit: options.bodyLimit,
+  });
+  const logContext = { status: httpError.status, code: httpError.code, channel: 'request' };
+  if (httpError.status >= 500) request.log.error({ ...logContext, err: error }, `Uncaught ${httpError.className}: "${httpError.message}"`);
+  else request.log.info(logContext, `${httpError.className}: "${httpError.message}"`);
+  publish('error', () => ({ request, error: httpError, status: httpError.status }));
+
+  const logs = request.trellisScope?.logs ?? [];
+  const view = errorView(httpError, { debug: options.debug, logs: [...logs] });
+  const { format, mediaType } = pickFormat(request, options.formats);
+  const body = await runSubRequest(request, 'error', async () => ({
+    statusCode: view.status,
+    contentType: mediaType,
+    value: format.render(view, mediaType, request),
+  }));
+  reply.code(view.status).headers(view.headers);
+  // RFC 9110 §12.5.5: the representation depends on Accept.
+  addVary(reply, 'Accept');
+  reply.type(mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType);
+  reply.send(body);
+}

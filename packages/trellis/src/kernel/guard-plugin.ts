@@ -1,0 +1,40 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { TrellisConfig } from '../app/config.ts';
+import { ipMatcher } from '../http/ip-matcher.ts';
+import { publish } from '../observe/channels.ts';
+import { guardRequest } from './request-guards.ts';
+import { requestScope, type RequestScope } from './request-scope.ts';
+
+/**
+ * The guard phase (onRequest): Host validation, trusted hosts, client address behind trusted
+ * proxies; in debug, also enters the request scope that keeps the request's log records.
+ * May answer 400.
+ */
+export const guardPlugin = fp(
+  async (app: FastifyInstance, opts: { config: TrellisConfig }) => {
+    const { config } = opts;
+    const guardOptions = { trustedHosts: config.trustedHosts, isTrustedProxy: ipMatcher(config.trustedProxies) };
+    const guard = (request: FastifyRequest, done: HookHandlerDoneFunction) => {
+      try {
+        request.clientIp = guardRequest(request, guardOptions);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
+    };
+    if (!config.debug) {
+      app.addHook('onRequest', (request, _reply, done) => guard(request, done));
+      return;
+    }
+    app.addHook('onRequest', (request, _reply, done) => {
+      publish('phase', () => ({ request, phase: 'guard', at: performance.now() }));
+      const scope: RequestScope = { request, subRequest: null, logs: [] };
+      request.trellisScope = scope;
+      // Everything after this hook runs inside the scope, so log records land with the request.
+      requestScope.run(scope, () => guard(request, done));
+    });
+  },
+  { name: 'trellis-guard', fastify: '5.x' },
+);

@@ -1,0 +1,84 @@
+import fp from 'fastify-plugin';
+import sjson from 'secure-json-parse';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TrellisConfig } from '../app/config.ts';
+import { htmlErrorFormat, problemJsonErrorFormat } from '../errors/default-error-formats.ts';
+import type { ErrorFormat } from '../errors/error-format.ts';
+import { handleError } from './error-handler.ts';
+import { HttpError } from './http-error.ts';
+import type { RequestScope } from './request-scope.ts';
+import { RouteMap, routingError } from './routing-errors.ts';
+import type {} from '../security/user.ts';
+
+/** Shared kernel state, reachable as `app.trellis`. */
+export interface TrellisContext {
+  readonly config: TrellisConfig;
+  readonly routes: RouteMap;
+  /** Error renderers, negotiated in order; add one to support another error media type. */
+  readonly errorFormats: ErrorFormat[];
+  /** Request body media types the app parses, for 415 messages. */
+  readonly contentTypes: Set<string>;
+  /** Renders any error through the error phase; used where Fastify bypasses its error handler. */
+  handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    trellis: TrellisContext;
+  }
+  interface FastifyRequest {
+    /** Client address in IPv4 form, after trusted proxies (set in the guard phase). */
+    clientIp: string;
+    /** The kernel's request scope in debug mode, null otherwise. */
+    trellisScope: RequestScope | null;
+  }
+}
+
+/**
+ * The kernel: shared context, route index for 404/405, JSON parsing, the error phase. The guard
+ * phase is guard-plugin.ts, registered after the observers. See lifecycle.md.
+ */
+export const kernelPlugin = fp(
+  async (app: FastifyInstance, opts: { config: TrellisConfig }) => {
+    const { config } = opts;
+    const routes = new RouteMap();
+    const context: TrellisContext = {
+      config,
+      routes,
+      errorFormats: [problemJsonErrorFormat, htmlErrorFormat],
+      contentTypes: new Set(['application/json']),
+      handleError: (error, request, reply) =>
+        handleError(error, request, reply, {
+          debug: config.debug,
+          formats: context.errorFormats,
+          supportedContentTypes: () => [...context.contentTypes],
+          bodyLimit: config.bodyLimit,
+        }),
+    };
+    app.decorate('trellis', context);
+    app.decorateRequest('clientIp', '');
+    app.decorateRequest('trellisScope', null);
+    app.decorateRequest('user', null);
+
+    app.addHook('onRoute', (route) => {
+      routes.add(route.method, route.url);
+    });
+
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      const text = body as string;
+      if (text.trim() === '') return done(HttpError.of('empty_json_body'), undefined);
+      try {
+        done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+      } catch (error) {
+        done(HttpError.of('malformed_json', { detail: (error as Error).message }), undefined);
+      }
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      reply.send(routingError(request, routes));
+    });
+    app.setErrorHandler((error, request, reply) => context.handleError(error, request, reply));
+  },
+  { name: 'trellis-kernel', fastify: '5.x' },
+);

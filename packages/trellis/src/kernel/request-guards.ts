@@ -1,0 +1,59 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from './http-error.ts';
+import { forwardedFor, xForwardedFor } from '../http/forwarded.ts';
+import { toIpv4Form } from '../http/ip-matcher.ts';
+
+export interface GuardOptions {
+  readonly trustedHosts: readonly RegExp[];
+  readonly isTrustedProxy: (address: string) => boolean;
+}
+
+/**
+ * A host is valid when, with its port, it is made of labels of letters, digits, "-" and "_"
+ * separated by dots, or is a bracketed IPv6 literal (RFC 9110 §7.2, RFC 3986 §3.2.2). Ported from
+ * Symfony's Request::getHost() so the same inputs are rejected.
+ */
+export function isValidHost(host: string): boolean {
+  return host.replace(/(?:^\[)?[a-zA-Z0-9\-:\]_]+\.?/g, '') === '';
+}
+
+function hostnameOf(host: string): string {
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1).toLowerCase();
+  const colon = host.lastIndexOf(':');
+  return (colon >= 0 ? host.slice(0, colon) : host).toLowerCase();
+}
+
+/**
+ * The client address: the socket peer, or, when the peer is a trusted proxy, the nearest address
+ * in the forwarding chain that is not itself a trusted proxy (RFC 7239 §5.2).
+ */
+function resolveClientIp(request: FastifyRequest, options: GuardOptions): string {
+  const peer = request.socket.remoteAddress ?? '';
+  if (!options.isTrustedProxy(peer)) return toIpv4Form(peer);
+  const forwarded = request.headers.forwarded;
+  const xff = request.headers['x-forwarded-for'];
+  const fromForwarded = typeof forwarded === 'string' ? forwardedFor(forwarded) : [];
+  const fromXff = typeof xff === 'string' ? xForwardedFor(xff) : [];
+  if (fromForwarded.length > 0 && fromXff.length > 0 && fromForwarded.map(toIpv4Form).join(',') !== fromXff.map(toIpv4Form).join(',')) {
+    throw HttpError.of('conflicting_forwarded_headers');
+  }
+  const chain = fromForwarded.length > 0 ? fromForwarded : fromXff;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    if (!options.isTrustedProxy(chain[i]!)) return toIpv4Form(chain[i]!);
+  }
+  return toIpv4Form(chain[0] ?? peer);
+}
+
+/**
+ * The guard phase: rejects requests whose Host cannot be trusted and works out the client address.
+ * Throws 400 HttpErrors (request exceptions), before routing.
+ */
+export function guardRequest(request: FastifyRequest, options: GuardOptions): string {
+  const host = request.host;
+  if (host && !isValidHost(host)) throw HttpError.of('invalid_host', { host });
+  if (options.trustedHosts.length > 0) {
+    const name = hostnameOf(host ?? '');
+    if (!options.trustedHosts.some((re) => re.test(name))) throw HttpError.of('untrusted_host', { host: name });
+  }
+  return resolveClientIp(request, options);
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { FastifyRequest } from 'fastify';
+import { publish } from '../observe/channels.ts';
+import { requestScope, type RequestScope } from './request-scope.ts';
+import type { LogRecord } from '../logging/log-record.ts';
+
+/**
+ * A child request context, after Symfony's sub-requests: errors are rendered "as if" by a second
+ * request to the same URL, with its own identity and log, linked to the failing one. Observers
+ * (the profiler) see it start and end and can record it as a child of its parent.
+ */
+export interface SubRequest {
+  readonly id: string;
+  readonly parent: FastifyRequest;
+  readonly method: string;
+  readonly url: string;
+  /** Why the sub-request exists, e.g. "error". */
+  readonly purpose: string;
+  readonly startedAt: number;
+  readonly logs: LogRecord[];
+  /** Filled in when it ends. */
+  statusCode: number;
+  contentType: string | null;
+  durationMs: number;
+}
+
+export async function runSubRequest<T>(
+  parent: FastifyRequest,
+  purpose: string,
+  render: (sub: SubRequest) => Promise<{ statusCode: number; contentType: string | null; value: T }>,
+): Promise<T> {
+  const sub: SubRequest = {
+    id: randomUUID(),
+    parent,
+    method: parent.method,
+    url: parent.url,
+    purpose,
+    startedAt: Date.now(),
+    logs: [],
+    statusCode: 0,
+    contentType: null,
+    durationMs: 0,
+  };
+  const t0 = performance.now();
+  publish('subRequestStart', () => ({ parent, subRequest: sub }));
+  const scope: RequestScope = { request: parent, subRequest: sub, logs: sub.logs };
+  const result = await requestScope.run(scope, () => render(sub));
+  sub.statusCode = result.statusCode;
+  sub.contentType = result.contentType;
+  sub.durationMs = performance.now() - t0;
+  publish('subRequestEnd', () => ({ parent, subRequest: sub }));
+  return result.value;
+}

@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { redactSecrets, secretKeyMatcher } from './redact-secrets.ts';
+
+test('secret-looking keys are redacted at any depth, other values kept', () => {
+  const input = {
+    headers: { Authorization: 'Bearer abc', cookie: 'sid=1', 'x-api-key': 'k', accept: 'text/html' },
+    body: { email: 'a@b.c', password: 'hunter2', nested: [{ access_token: 't', ok: 1 }] },
+  };
+  assert.deepEqual(redactSecrets(input), {
+    headers: { Authorization: '[redacted]', cookie: '[redacted]', 'x-api-key': '[redacted]', accept: 'text/html' },
+    body: { email: 'a@b.c', password: '[redacted]', nested: [{ access_token: '[redacted]', ok: 1 }] },
+  });
+  assert.equal(input.body.password, 'hunter2', 'input is not mutated');
+});
+
+test('the key list is configurable', () => {
+  assert.deepEqual(redactSecrets({ pin: '1234', password: 'x' }, secretKeyMatcher(['pin'])), { pin: '[redacted]', password: 'x' });
+});

@@ -1,0 +1,43 @@
+/**
+ * Replaces the values of secret-looking keys with "[redacted]", deeply, without mutating the input.
+ * Used before anything request-derived is logged, kept or stored (logs, debug pages, profiles).
+ */
+export const REDACTED = '[redacted]';
+
+/** Key fragments that mark a value as secret; matched case-insensitively anywhere in the key. */
+export const DEFAULT_SECRET_KEYS: readonly string[] = [
+  'authorization',
+  'cookie',
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'api_key',
+  'api-key',
+  'apikey',
+  'private_key',
+  'private-key',
+  'credential',
+  'session',
+];
+
+export function secretKeyMatcher(keys: readonly string[] = DEFAULT_SECRET_KEYS): (key: string) => boolean {
+  const normalized = keys.map((k) => k.toLowerCase());
+  return (key) => {
+    const k = key.toLowerCase();
+    return normalized.some((fragment) => k.includes(fragment));
+  };
+}
+
+const defaultMatcher = secretKeyMatcher();
+
+export function redactSecrets<T>(value: T, isSecret: (key: string) => boolean = defaultMatcher, depth = 0): T {
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, isSecret, depth + 1)) as T;
+  if (Buffer.isBuffer(value) || value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = isSecret(k) && v !== undefined && v !== null && v !== '' ? REDACTED : redactSecrets(v, isSecret, depth + 1);
+  }
+  return out as T;
+}

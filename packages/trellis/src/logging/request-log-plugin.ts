@@ -1,0 +1,25 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * One log line per request, when the response is done: method, URL, status, duration. In debug
+ * the line is written in the request's scope, so it also lands in the request's kept records.
+ */
+export const requestLogPlugin = fp(
+  async (app: FastifyInstance, opts: { debug: boolean }) => {
+    if (opts.debug) {
+      app.addHook('onRequest', (request, _reply, done) => {
+        request.log.debug({ channel: 'request', method: request.method, url: request.url }, `Matched route "${request.routeOptions.url ?? '(none)'}".`);
+        done();
+      });
+    }
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { channel: 'request', method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, ip: request.clientIp },
+        `${request.method} ${request.url} ${reply.statusCode}`,
+      );
+      done();
+    });
+  },
+  { name: 'trellis-request-log' },
+);

@@ -1,0 +1,1 @@
+export { profilerPlugin, type ProfilerPluginOptions } from './profiler-plugin.ts';

@@ -1,0 +1,2 @@
+export { postgresForTests, redisForTests, TEST_POSTGRES_URL, TEST_REDIS_URL } from './services.ts';
+export { testConfig } from './test-config.ts';
