@@ -11,3 +11,9 @@ export type { ErrorFormat } from './errors/error-format.ts';
 export type { ErrorView } from './errors/error-view.ts';
 export { createLogger } from './logging/create-logger.ts';
 export type { LogRecord } from './logging/log-record.ts';
+
+// resources (issue: resource API)
+
+// security (issue: security firewall and CORS)
+
+// docs (issue: API documentation)
