@@ -17,6 +17,11 @@ export async function serve(app: FastifyInstance, config: TrellisConfig, graceMs
       process.exit(1);
     }, graceMs);
     timer.unref();
+    // Keep-alive connections that finish their last request after close() began become idle
+    // later; close those as they appear so close() can resolve once in-flight work is done.
+    const server = app.server as { closeIdleConnections?: () => void };
+    const sweeper = setInterval(() => server.closeIdleConnections?.(), 50);
+    sweeper.unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

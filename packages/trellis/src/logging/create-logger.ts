@@ -56,8 +56,8 @@ export function createLogger(options: LoggerOptions): Logger {
     {
       level: options.level,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      hooks: capture
-        ? {
+      ...(capture && {
+        hooks: {
             logMethod(args, method, level) {
               const scope = currentRequestScope();
               if (scope || channels.log.hasSubscribers) {
@@ -67,8 +67,8 @@ export function createLogger(options: LoggerOptions): Logger {
               }
               method.apply(this, args as Parameters<typeof method>);
             },
-          }
-        : undefined,
+        },
+      }),
     },
     options.destination ?? pino.destination({ dest: 1, sync: false }),
   );

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from './config.ts';
+
+test('defaults: debug on 127.0.0.1:8000, SQLite data and profiles', () => {
+  const c = loadConfig({});
+  assert.equal(c.debug, true);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.port, 8000);
+  assert.equal(c.databaseUrl, 'sqlite:var/data.db');
+  assert.equal(c.profiler.dsn, 'sqlite:var/profiler.db');
+  assert.equal(c.profiler.enabled, true);
+  assert.equal(c.profiler.maxProfiles, 10_000);
+  assert.equal(c.profiler.ttlSeconds, 172_800);
+  assert.equal(c.profiler.maxBodyBytes, 65_536);
+  assert.equal(c.tls, null);
+});
+
+test('production turns debug and the profiler off; APP_DEBUG overrides outside production only by choice', () => {
+  const prod = loadConfig({ NODE_ENV: 'production' });
+  assert.equal(prod.debug, false);
+  assert.equal(prod.profiler.enabled, false);
+  assert.equal(loadConfig({ APP_DEBUG: '0' }).debug, false);
+  assert.equal(loadConfig({ APP_DEBUG: '0' }).profiler.enabled, false);
+});
+
+test('lists, durations and sizes are parsed', () => {
+  const c = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1', PROFILER_TTL: '12h', PROFILER_MAX_BODY: '8k', TRUSTED_HOSTS: 'a\\.test,b\\.test' });
+  assert.deepEqual(c.trustedProxies, ['10.0.0.0/8', '192.168.1.1']);
+  assert.equal(c.profiler.ttlSeconds, 43_200);
+  assert.equal(c.profiler.maxBodyBytes, 8192);
+  assert.deepEqual(c.trustedHosts.map(String), ['/^(?:a\\.test)$/i', '/^(?:b\\.test)$/i']);
+});
+
+test('a bad value stops startup with one line naming the variable and the problem', () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT: expected a whole number from 0 to 65535, got "abc"'],
+    [{ PORT: '70000' }, 'PORT: expected a whole number from 0 to 65535, got "70000"'],
+    [{ APP_DEBUG: 'maybe' }, 'APP_DEBUG: expected 1 or 0 (true/false), got "maybe"'],
+    [{ TRUSTED_HOSTS: '(' }, 'TRUSTED_HOSTS: invalid regular expression "(" (Invalid regular expression: /^(?:()$/i: Unterminated group)'],
+    [{ TRUSTED_PROXIES: '10.0.0.300' }, 'TRUSTED_PROXIES: "10.0.0.300" is not an IP address or CIDR range'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES: "10.0.0.0/33" is not an IP address or CIDR range'],
+    [{ TLS_CERT: 'cert.pem' }, 'TLS_KEY: TLS_CERT and TLS_KEY must be set together'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL: expected sqlite:<file>, sqlite::memory: or postgres://…, got "mysql://x"'],
+    [{ PROFILER_DSN: 'files:/tmp' }, 'PROFILER_DSN: expected sqlite:<file>, memory: or redis://…, got "files:/tmp"'],
+    [{ PROFILER_TTL: 'forever' }, 'PROFILER_TTL: expected a duration such as 3600, 30m, 12h or 2d, got "forever"'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ NODE_ENV: 'production', JWT_SECRET: 'short' }, 'JWT_SECRET: must be at least 32 characters in production'],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => loadConfig(env), (e: Error) => e.name === 'ConfigError' && e.message === message && !e.message.includes('\n'), message);
+  }
+});

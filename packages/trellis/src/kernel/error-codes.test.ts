@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HttpError } from './http-error.ts';
+
+test('the seed contract messages, to the letter', () => {
+  assert.equal(HttpError.of('route_not_found', { method: 'GET', path: '/robots.txt' }).message, 'No route found for "GET /robots.txt"');
+  assert.equal(
+    HttpError.of('route_not_found', { method: 'GET', path: '/robots.txt', referer: 'http://a.test/' }).message,
+    'No route found for "GET /robots.txt" (from "http://a.test/")',
+  );
+  assert.equal(HttpError.of('routing_resource_not_found', { path: '/robots.txt' }).message, 'No routes found for "/robots.txt".');
+  assert.equal(
+    HttpError.of('method_not_allowed', { method: 'DELETE', path: '/some/path', allow: 'GET, HEAD' }).message,
+    'No route found for "DELETE /some/path": Method Not Allowed (Allow: GET, HEAD)',
+  );
+  assert.equal(HttpError.of('invalid_host', { host: 'exa mple.com' }).message, 'Invalid Host "exa mple.com".');
+  assert.equal(HttpError.of('untrusted_host', { host: 'evil.test' }).message, 'Untrusted Host "evil.test".');
+});
+
+test('each code has its status and exception class', () => {
+  const e = HttpError.of('method_not_allowed', { method: 'PUT', path: '/', allow: 'GET' }, { headers: { allow: 'GET' } });
+  assert.equal(e.status, 405);
+  assert.equal(e.className, 'MethodNotAllowedHttpException');
+  assert.equal(e.title, 'Method Not Allowed');
+  assert.deepEqual(e.headers, { allow: 'GET' });
+  assert.equal(HttpError.of('route_not_found', { method: 'GET', path: '/' }).status, 404);
+  assert.equal(HttpError.of('invalid_host', { host: '' }).status, 400);
+  assert.equal(HttpError.of('body_too_large', { limit: 1 }).status, 413);
+  assert.equal(HttpError.of('not_acceptable', { accept: 'x', supported: 'y' }).status, 406);
+});
