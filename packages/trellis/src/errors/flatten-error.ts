@@ -16,6 +16,13 @@ function className(error: unknown): string {
   return typeof error;
 }
 
+/** Drops the leading frames of HttpError's own constructor and factory: the throw site comes first. */
+function withoutFactoryFrames(frames: StackFrame[]): StackFrame[] {
+  let i = 0;
+  while (i < frames.length && frames[i]!.file.endsWith('kernel/http-error.ts')) i++;
+  return i < frames.length ? frames.slice(i) : frames;
+}
+
 /** The error and its causes, outermost first, at most `max` deep (cycles cannot loop). */
 export function flattenError(error: unknown, max = 10): FlatException[] {
   const chain: FlatException[] = [];
@@ -30,7 +37,7 @@ export function flattenError(error: unknown, max = 10): FlatException[] {
       message: err ? err.message : String(current),
       status: current instanceof HttpError ? current.status : null,
       code: current instanceof HttpError ? current.code : typeof code === 'string' ? code : null,
-      frames: err ? parseStack(err.stack) : [],
+      frames: err ? withoutFactoryFrames(parseStack(err.stack)) : [],
     });
     current = err?.cause;
   }
