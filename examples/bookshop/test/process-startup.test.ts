@@ -1,0 +1,81 @@
+// The README's promise, checked as a process: `npm start` runs this entrypoint from the repo root.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const ENV = { ...process.env, PORT: '0', DATABASE_URL: 'sqlite::memory:', PROFILER_DSN: 'memory:', NODE_ENV: 'development', LOG_LEVEL: 'info' };
+
+function start(env: Record<string, string | undefined>): { child: ChildProcess; url: Promise<string>; output: () => string } {
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c));
+  child.stderr!.on('data', (c: Buffer) => (out += c));
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening" line within 30 s:\n${out}`)), 30_000);
+    child.stdout!.on('data', () => {
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}:\n${out}`));
+    });
+  });
+  return { child, url, output: () => out };
+}
+
+describe('the bookshop process', () => {
+  let server: ReturnType<typeof start>;
+  let base: string;
+  before(async () => {
+    server = start(ENV);
+    base = await server.url;
+  });
+  after(async () => {
+    server.child.kill('SIGTERM');
+    await once(server.child, 'exit');
+  });
+
+  test('serves on 127.0.0.1 in debug and answers /robots.txt with the exact 404, for browsers and API clients', async () => {
+    const html = await fetch(`${base}/robots.txt`, { headers: { accept: 'text/html' } });
+    assert.equal(html.status, 404);
+    assert.match(await html.text(), /<title>No route found for &quot;GET \/robots\.txt&quot; \(404 Not Found\)<\/title>/);
+    const json = await fetch(`${base}/robots.txt`, { headers: { accept: 'application/json' } });
+    assert.equal(json.status, 404);
+    assert.equal(((await json.json()) as { detail: string }).detail, 'No route found for "GET /robots.txt"');
+  });
+
+  test('a wrong method on an existing path is 405 with Allow; a bad Host is 400', async () => {
+    const res = await fetch(`${base}/`, { method: 'DELETE' });
+    assert.equal(res.status, 405);
+    assert.ok(res.headers.get('allow')?.startsWith('GET, HEAD'));
+    const { port } = new URL(base);
+    const raw = await new Promise<string>((resolve, reject) => {
+      import('node:net').then(({ connect }) => {
+        const socket = connect({ port: Number(port), host: '127.0.0.1' }, () => socket.end('GET / HTTP/1.1\r\nHost: exa mple.com\r\nAccept: application/json\r\nConnection: close\r\n\r\n'));
+        let data = '';
+        socket.on('data', (c) => (data += c));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      }, reject);
+    });
+    assert.match(raw, /^HTTP\/1\.1 400 Bad Request/);
+    assert.ok(raw.includes('Invalid Host \\"exa mple.com\\".'));
+  });
+});
+
+test('a bad configuration value stops startup with one line naming the variable', async () => {
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...ENV, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 1);
+  assert.equal(err, 'Configuration error: PORT: expected a whole number from 0 to 65535, got "eighty"\n');
+});
