@@ -45,6 +45,7 @@ test('a bad value stops startup with one line naming the variable and the proble
     [{ PROFILER_DSN: 'files:/tmp' }, 'PROFILER_DSN: expected sqlite:<file>, memory: or redis://…, got "files:/tmp"'],
     [{ PROFILER_TTL: 'forever' }, 'PROFILER_TTL: expected a duration such as 3600, 30m, 12h or 2d, got "forever"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ NODE_ENV: 'production', APP_DEBUG: '1' }, 'APP_DEBUG: the debug configuration cannot run with NODE_ENV=production'],
     [{ NODE_ENV: 'production', JWT_SECRET: 'short' }, 'JWT_SECRET: must be at least 32 characters in production'],
   ];
   for (const [env, message] of cases) {

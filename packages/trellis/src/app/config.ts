@@ -51,6 +51,8 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
   const nodeEnv = str(env, 'NODE_ENV', 'development');
   const production = nodeEnv === 'production';
   const debug = bool(env, 'APP_DEBUG', !production);
+  // Production never shows traces or the profiler, whatever else is set.
+  if (production && debug) throw new ConfigError('APP_DEBUG', 'the debug configuration cannot run with NODE_ENV=production');
   const logLevel = str(env, 'LOG_LEVEL', debug ? 'debug' : 'info');
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
