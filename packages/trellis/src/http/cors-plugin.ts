@@ -1,6 +1,61 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 
-/** CORS (Fetch standard). Placeholder: built by the security and CORS issue. */
-export const corsPlugin = fp(async (_app: FastifyInstance, _opts: { config: TrellisConfig }) => {}, { name: 'trellis-cors' });
+/** What cross-origin callers may send and read (Fetch standard, CORS protocol). */
+export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Authorization', 'Preload', 'Fields'] as const;
+export const CORS_EXPOSED_HEADERS = ['Link', 'X-Debug-Token', 'X-Debug-Token-Link'] as const;
+export const CORS_MAX_AGE = 3600;
+
+/**
+ * Per-request options for @fastify/cors. A disallowed (or absent) origin disables CORS for the
+ * request entirely, so it gets no Access-Control-* header at all; only `Vary: Origin` remains,
+ * because the answer depends on Origin (Fetch §3.2.5, "CORS protocol and HTTP caches"). The
+ * allowed origin is echoed, never `*`. Only OPTIONS with Access-Control-Request-Method is a
+ * preflight (Fetch §3.2.2); any other OPTIONS is routed like any request.
+ */
+function optionsFor(request: FastifyRequest, allow: RegExp): FastifyCorsOptions {
+  const origin = request.headers.origin;
+  allow.lastIndex = 0;
+  const allowed = typeof origin === 'string' && allow.test(origin);
+  return {
+    origin: allowed ? origin : false,
+    methods: [...CORS_METHODS],
+    allowedHeaders: [...CORS_ALLOWED_HEADERS],
+    exposedHeaders: [...CORS_EXPOSED_HEADERS],
+    maxAge: CORS_MAX_AGE,
+    credentials: false,
+    preflight: request.headers['access-control-request-method'] !== undefined,
+    strictPreflight: false,
+  };
+}
+
+/**
+ * The preflight phase (onRequest, registered before the profiler and the firewall): preflights
+ * are answered 204 here and go no further: no profile, no routing, no authentication.
+ *
+ * @fastify/cors also declares an `OPTIONS *` route so that preflights have a route to match. Here
+ * preflights never need one (they are answered in onRequest, which runs for unmatched requests
+ * too), and a catch-all route would make every path look routable to the 404/405 logic, turning
+ * `GET /robots.txt` into a 405. So the plugin is applied to a view of the app without `options()`.
+ */
+export const corsPlugin = fp(
+  async (app: FastifyInstance, opts: { config: TrellisConfig }) => {
+    const allow = opts.config.corsAllowOrigin;
+    const view = {
+      decorateRequest: app.decorateRequest.bind(app),
+      addHook: app.addHook.bind(app),
+      options: () => view,
+    } as unknown as FastifyInstance;
+    await new Promise<void>((resolve, reject) => {
+      (cors as unknown as (i: FastifyInstance, o: object, next: (e?: Error) => void) => void)(
+        view,
+        { hook: 'onRequest', delegator: (request: FastifyRequest, cb: (e: Error | null, o: FastifyCorsOptions) => void) => cb(null, optionsFor(request, allow)) },
+        (error) => (error ? reject(error) : resolve()),
+      );
+    });
+  },
+  { name: 'trellis-cors', fastify: '5.x' },
+);

@@ -85,6 +85,110 @@ export const errorCodes = {
     className: 'NotAcceptableHttpException',
     message: (p) => `Requested format "${p.accept}" is not supported. Supported MIME types are ${p.supported}.`,
   },
+  // security: RFC 9110 §15.5.2 (401 carries WWW-Authenticate) and §15.5.4 (403).
+  authentication_required: {
+    status: 401,
+    className: 'InsufficientAuthenticationException',
+    message: () => 'Full authentication is required to access this resource.',
+  },
+  invalid_credentials: {
+    status: 401,
+    className: 'BadCredentialsException',
+    message: () => 'Invalid credentials.',
+  },
+  malformed_basic_credentials: {
+    status: 401,
+    className: 'BadCredentialsException',
+    message: () => 'The Basic credentials are malformed: expected base64 of "<email>:<password>".',
+  },
+  invalid_api_key: {
+    status: 401,
+    className: 'BadCredentialsException',
+    message: () => 'Invalid API key.',
+  },
+  jwt_malformed: {
+    status: 401,
+    className: 'InvalidTokenException',
+    message: () => 'The bearer token is malformed: expected a JWT of three base64url segments.',
+  },
+  jwt_too_large: {
+    status: 401,
+    className: 'InvalidTokenException',
+    message: (p) => `The bearer token is larger than the limit of ${p.limit} bytes.`,
+  },
+  jwt_algorithm_not_allowed: {
+    status: 401,
+    className: 'InvalidTokenException',
+    message: (p) => `The bearer token is signed with algorithm "${p.alg}", which is not accepted; expected "${p.expected}".`,
+  },
+  jwt_bad_signature: {
+    status: 401,
+    className: 'InvalidTokenException',
+    message: () => 'The bearer token signature is invalid.',
+  },
+  jwt_expired: {
+    status: 401,
+    className: 'ExpiredTokenException',
+    message: () => 'The bearer token has expired.',
+  },
+  jwt_not_yet_valid: {
+    status: 401,
+    className: 'InvalidTokenException',
+    message: () => 'The bearer token is not valid yet.',
+  },
+  jwt_claim_invalid: {
+    status: 401,
+    className: 'InvalidTokenException',
+    message: (p) => `The bearer token claim "${p.claim}" is missing or invalid.`,
+  },
+  jwt_user_not_found: {
+    status: 401,
+    className: 'UserNotFoundException',
+    message: () => 'The user of the bearer token does not exist.',
+  },
+  login_body_invalid: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: () => 'The login request body must be a JSON object with string members "email" and "password".',
+  },
+  access_denied: {
+    status: 403,
+    className: 'AccessDeniedHttpException',
+    message: (p) => String(p.message ?? 'Access Denied.'),
+  },
+  // resources (issue 5): RFC 9110 §15.5.5, an identifier that names no stored item.
+  item_not_found: {
+    status: 404,
+    className: 'NotFoundHttpException',
+    message: (p) => `Item not found for "${p.iri}".`,
+  },
+  unknown_format_extension: {
+    status: 404,
+    className: 'NotFoundHttpException',
+    message: (p) => `Format "${p.format}" is not supported.`,
+  },
+  // RFC 9110 §15.5.21: the body is well-formed but its content cannot be used.
+  validation_failed: {
+    status: 422,
+    className: 'UnprocessableEntityHttpException',
+    message: (p) => String(p.detail),
+  },
+  invalid_filter: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `Invalid value "${p.value}" for the query parameter "${p.parameter}": ${p.expected}.`,
+  },
+  invalid_body: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `The request body must be ${p.expected}.`,
+  },
+  // RFC 9110 §13.1.1: If-Match names no current representation.
+  precondition_failed: {
+    status: 412,
+    className: 'PreconditionFailedHttpException',
+    message: (p) => `The "If-Match" precondition failed: "${p.iri}" has changed since it was read.`,
+  },
   bad_request: {
     status: 400,
     className: 'BadRequestHttpException',
