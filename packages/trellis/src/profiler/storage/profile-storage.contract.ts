@@ -1,0 +1,154 @@
+/**
+ * The one contract every ProfileStorage passes. Each implementation's `*.test.ts` calls
+ * `profileStorageContract` with a factory that opens a fresh, empty store.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Profile } from '../profile.ts';
+import { TokenTakenError, type ProfileStorage } from './profile-storage.ts';
+
+export interface ContractStoreOptions {
+  readonly maxProfiles: number;
+  readonly ttlSeconds: number;
+  readonly now: () => number;
+}
+
+export type StoreFactory = (options: ContractStoreOptions) => Promise<ProfileStorage>;
+
+const T0 = Date.UTC(2026, 10, 22, 8, 5, 9);
+
+function profile(token: string, overrides: Partial<Profile> = {}): Profile {
+  return {
+    token,
+    parent: null,
+    ip: '127.0.0.1',
+    method: 'GET',
+    url: `http://localhost/books/${token}`,
+    time: T0,
+    statusCode: 200,
+    durationMs: 1.5,
+    children: [],
+    collectors: { request: { headers: { accept: 'text/html' }, body: null }, logs: [{ level: 'info', message: 'é ✓' }] },
+    ...overrides,
+  };
+}
+
+async function withStore(factory: StoreFactory, options: Partial<ContractStoreOptions>, run: (s: ProfileStorage) => Promise<void>) {
+  const store = await factory({ maxProfiles: 1000, ttlSeconds: 86400, now: () => T0 + 1000, ...options });
+  try {
+    await store.purge();
+    await run(store);
+  } finally {
+    await store.purge();
+    await store.close();
+  }
+}
+
+export function profileStorageContract(name: string, factory: StoreFactory, suiteOptions: { skip?: string | false } = {}): void {
+  describe(`ProfileStorage contract: ${name}`, { skip: suiteOptions.skip }, () => {
+    it('reads back exactly what was written, and null for an unknown token', async () => {
+      await withStore(factory, {}, async (store) => {
+        const p = profile('a1b2c3', { children: ['d4e5f6'] });
+        await store.write(p);
+        assert.deepEqual(await store.read('a1b2c3'), p);
+        assert.equal(await store.read('ffffff'), null);
+      });
+    });
+
+    it('refuses a second profile with the same token and keeps the first', async () => {
+      await withStore(factory, {}, async (store) => {
+        await store.write(profile('aaaaaa', { method: 'GET' }));
+        await assert.rejects(store.write(profile('aaaaaa', { method: 'POST' })), TokenTakenError);
+        assert.equal((await store.read('aaaaaa'))?.method, 'GET');
+        assert.equal((await store.find({ method: 'POST', limit: 10 })).length, 0);
+      });
+    });
+
+    it('finds newest first, up to the limit, as summaries', async () => {
+      await withStore(factory, {}, async (store) => {
+        for (let i = 0; i < 5; i++) await store.write(profile(`00000${i}`, { time: T0 - 1000 + i * 100 }));
+        const found = await store.find({ limit: 3 });
+        assert.deepEqual(found.map((s) => s.token), ['000004', '000003', '000002']);
+        assert.deepEqual(found[0], {
+          token: '000004', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost/books/000004',
+          time: T0 - 600, statusCode: 200, durationMs: 1.5,
+        });
+      });
+    });
+
+    it('keeps write order among profiles of the same millisecond', async () => {
+      await withStore(factory, {}, async (store) => {
+        await store.write(profile('bbbbb1'));
+        await store.write(profile('bbbbb2', { parent: 'bbbbb1' }));
+        assert.deepEqual((await store.find({ limit: 10 })).map((s) => s.token), ['bbbbb2', 'bbbbb1']);
+      });
+    });
+
+    it('narrows by every field of the query', async () => {
+      await withStore(factory, {}, async (store) => {
+        await store.write(profile('c00001', { ip: '10.0.0.1', method: 'GET', statusCode: 200, url: 'http://h/books?page=2', time: T0 - 500 }));
+        await store.write(profile('c00002', { ip: '10.0.0.2', method: 'POST', statusCode: 201, url: 'http://h/books', time: T0 - 400 }));
+        await store.write(profile('c00003', { ip: '10.0.0.1', method: 'GET', statusCode: 404, url: 'http://h/robots.txt', time: T0 - 300 }));
+        await store.write(profile('c00004', { parent: 'c00003', ip: '10.0.0.1', method: 'GET', statusCode: 404, url: 'http://h/robots.txt', time: T0 - 299 }));
+        const tokens = async (q: object) => (await store.find({ limit: 10, ...q })).map((s) => s.token);
+        assert.deepEqual(await tokens({ ip: '10.0.0.1' }), ['c00004', 'c00003', 'c00001']);
+        assert.deepEqual(await tokens({ method: 'POST' }), ['c00002']);
+        assert.deepEqual(await tokens({ statusCode: 404 }), ['c00004', 'c00003']);
+        assert.deepEqual(await tokens({ url: 'robots' }), ['c00004', 'c00003']);
+        assert.deepEqual(await tokens({ url: '?' }), ['c00001']);
+        assert.deepEqual(await tokens({ url: 'books' }), ['c00002', 'c00001']);
+        assert.deepEqual(await tokens({ token: 'c00002' }), ['c00002']);
+        assert.deepEqual(await tokens({ token: 'c00002', method: 'GET' }), []);
+        assert.deepEqual(await tokens({ start: T0 - 400, end: T0 - 299 }), ['c00003', 'c00002']);
+        assert.deepEqual(await tokens({ mainOnly: true, statusCode: 404 }), ['c00003']);
+        assert.deepEqual(await tokens({ ip: '10.0.0.1', method: 'GET', statusCode: 200 }), ['c00001']);
+        assert.deepEqual(await tokens({ mainOnly: true, limit: 1 }), ['c00003']);
+      });
+    });
+
+    it('keeps at most maxProfiles, dropping the oldest', async () => {
+      await withStore(factory, { maxProfiles: 3 }, async (store) => {
+        for (let i = 0; i < 5; i++) await store.write(profile(`d0000${i}`, { time: T0 - 1000 + i }));
+        assert.deepEqual((await store.find({ limit: 10 })).map((s) => s.token), ['d00004', 'd00003', 'd00002']);
+        assert.equal(await store.read('d00000'), null);
+        assert.equal(await store.read('d00001'), null);
+        assert.equal((await store.read('d00002'))?.token, 'd00002');
+      });
+    });
+
+    it('never returns a profile older than the TTL', async () => {
+      let now = T0;
+      await withStore(factory, { ttlSeconds: 60, now: () => now }, async (store) => {
+        await store.write(profile('e00001', { time: T0 - 30_000 }));
+        await store.write(profile('e00002', { time: T0 - 10_000 }));
+        now = T0 + 40_000;
+        assert.equal(await store.read('e00001'), null);
+        assert.equal((await store.read('e00002'))?.token, 'e00002');
+        assert.deepEqual((await store.find({ limit: 10 })).map((s) => s.token), ['e00002']);
+        assert.deepEqual(await store.find({ token: 'e00001', limit: 1 }), []);
+        await store.write(profile('e00003', { time: now }));
+        assert.deepEqual((await store.find({ limit: 10 })).map((s) => s.token), ['e00003', 'e00002']);
+      });
+    });
+
+    it('purges everything', async () => {
+      await withStore(factory, {}, async (store) => {
+        await store.write(profile('f00001'));
+        await store.purge();
+        assert.equal(await store.read('f00001'), null);
+        assert.deepEqual(await store.find({ limit: 10 }), []);
+        await store.write(profile('f00001'));
+        assert.equal((await store.read('f00001'))?.token, 'f00001');
+      });
+    });
+
+    it('accepts concurrent writes and sees them all', async () => {
+      await withStore(factory, {}, async (store) => {
+        const tokens = Array.from({ length: 50 }, (_, i) => `9${i.toString(16).padStart(5, '0')}`);
+        await Promise.all(tokens.map((t, i) => store.write(profile(t, { time: T0 - 1000 + i }))));
+        assert.equal((await store.find({ limit: 100 })).length, 50);
+        assert.equal((await store.find({ limit: 100 }))[0]!.token, tokens[49]);
+      });
+    });
+  });
+}

@@ -1,0 +1,36 @@
+import type { Profile, ProfileQuery, ProfileSummary } from '../profile.ts';
+
+/** Retention applied by every store: at most `maxProfiles`, none older than `ttlSeconds`. */
+export interface RetentionOptions {
+  readonly maxProfiles: number;
+  readonly ttlSeconds: number;
+}
+
+/**
+ * Where profiles are kept. Contract (checked by `profile-storage.contract.ts` against every
+ * implementation):
+ * - `write` stores a profile; it rejects with {@link TokenTakenError} when the token is already
+ *   stored, and never overwrites. Once it resolves, `read` and `find` see the profile.
+ * - `read` returns the profile as written (deep-equal), or null when unknown or expired.
+ * - `find` returns summaries matching every field of the query, newest first (by `time`, then by
+ *   write order), at most `limit`; it uses indexes or a bounded scan, never a walk of the whole store.
+ * - Retention: after writes, no more than `maxProfiles` are kept (the oldest go first) and none older
+ *   than `ttlSeconds` is returned; enforcing it never scans the whole store.
+ * - `purge` removes every profile. `close` releases connections the store opened itself.
+ */
+export interface ProfileStorage {
+  write(profile: Profile): Promise<void>;
+  read(token: string): Promise<Profile | null>;
+  find(query: ProfileQuery): Promise<ProfileSummary[]>;
+  purge(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class TokenTakenError extends Error {
+  readonly token: string;
+  constructor(token: string) {
+    super(`A profile with token "${token}" is already stored`);
+    this.name = 'TokenTakenError';
+    this.token = token;
+  }
+}

@@ -1,0 +1,154 @@
+import type { Redis } from 'ioredis';
+import { matchesQuery, toSummary, type Profile, type ProfileQuery, type ProfileSummary } from '../profile.ts';
+import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
+
+/** The commands this store uses; an ioredis client (or cluster-aware wrapper) fits. */
+export type RedisProfileClient = Pick<
+  Redis,
+  'set' | 'get' | 'mget' | 'del' | 'zcard' | 'zrevrangebyscore' | 'zrangebyscore' | 'zrange' | 'zrem' | 'scan' | 'multi' | 'quit'
+>;
+
+export interface RedisProfileStorageOptions extends RetentionOptions {
+  /** Key prefix, so several apps (or test files) can share a database. */
+  readonly prefix?: string;
+  /** Most index entries one `find` examines before giving up (filters with no index of their own). */
+  readonly maxScan?: number;
+  /** Quit the client on close (true when the store opened it). */
+  readonly ownsClient?: boolean;
+  readonly now?: () => number;
+}
+
+const PAGE = 200;
+const TRIM_BATCH = 500;
+
+/**
+ * Profiles in Redis, for many processes (`PROFILER_DSN=redis://…`). Layout under the prefix:
+ * `p:<token>` the profile JSON and `s:<token>` its summary (both with EX = what is left of the TTL);
+ * sorted sets scored by time: `time` (all), `main` (no parent), `method:<M>`, `status:<S>`, `ip:<IP>`.
+ *
+ * `find` walks the smallest sorted set among the query's exact filters, newest first, in pages,
+ * checking the other filters on the summaries; it examines at most `maxScan` entries, so a filter
+ * with no index of its own (a URL substring) is a bounded scan, never a walk of everything.
+ * Retention trims the oldest entries of `time` by rank (maxProfiles) and by score (TTL), at most
+ * TRIM_BATCH per write, removing them from their index sets too.
+ */
+export class RedisProfileStorage implements ProfileStorage {
+  readonly #client: RedisProfileClient;
+  readonly #prefix: string;
+  readonly #options: RedisProfileStorageOptions;
+  readonly #now: () => number;
+  #seq = 0;
+
+  constructor(client: RedisProfileClient, options: RedisProfileStorageOptions) {
+    this.#client = client;
+    this.#options = options;
+    this.#prefix = options.prefix ?? 'trellis:profiler:';
+    this.#now = options.now ?? Date.now;
+  }
+
+  async write(profile: Profile): Promise<void> {
+    const ttl = Math.max(1, Math.ceil(this.#options.ttlSeconds - (this.#now() - profile.time) / 1000));
+    const k = this.#prefix;
+    // SET NX first: the token claim must not touch the indexes when it fails.
+    const claimed = await this.#client.set(`${k}p:${profile.token}`, JSON.stringify(profile), 'EX', ttl, 'NX');
+    if (claimed !== 'OK') throw new TokenTakenError(profile.token);
+    // Same-millisecond profiles keep their write order: the score's last three digits are a counter.
+    const score = profile.time * 1000 + (this.#seq++ % 1000);
+    const multi = this.#client.multi().set(`${k}s:${profile.token}`, JSON.stringify(toSummary(profile)), 'EX', ttl);
+    for (const key of this.#indexKeys(profile)) multi.zadd(key, score, profile.token).expire(key, this.#options.ttlSeconds);
+    await multi.exec();
+    await this.#enforceRetention();
+  }
+
+  async read(token: string): Promise<Profile | null> {
+    const json = await this.#client.get(`${this.#prefix}p:${token}`);
+    if (json === null) return null;
+    const profile = JSON.parse(json) as Profile;
+    return profile.time < this.#cutoff() ? null : profile;
+  }
+
+  async find(query: ProfileQuery): Promise<ProfileSummary[]> {
+    const cutoff = this.#cutoff();
+    if (query.token !== undefined) {
+      const json = await this.#client.get(`${this.#prefix}s:${query.token}`);
+      const s = json === null ? null : (JSON.parse(json) as ProfileSummary);
+      return s && s.time >= cutoff && matchesQuery(s, query) ? [s] : [];
+    }
+    const key = await this.#smallestIndex(query);
+    const max = query.end !== undefined ? `(${query.end * 1000}` : '+inf';
+    const min = Math.max(cutoff, query.start ?? 0) * 1000;
+    const maxScan = this.#options.maxScan ?? 10_000;
+    const out: ProfileSummary[] = [];
+    for (let offset = 0; offset < maxScan && out.length < query.limit; offset += PAGE) {
+      const tokens = await this.#client.zrevrangebyscore(key, max, min, 'LIMIT', offset, PAGE);
+      if (tokens.length === 0) break;
+      const jsons = await this.#client.mget(...tokens.map((t) => `${this.#prefix}s:${t}`));
+      const gone: string[] = [];
+      jsons.forEach((json, i) => {
+        if (json === null) return void gone.push(tokens[i]!);
+        const s = JSON.parse(json) as ProfileSummary;
+        if (out.length < query.limit && matchesQuery(s, query)) out.push(s);
+      });
+      // Entries whose summary expired are dropped from the index as they are met.
+      if (gone.length > 0) await this.#client.zrem(key, ...gone);
+      if (tokens.length < PAGE) break;
+    }
+    return out;
+  }
+
+  async purge(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.#client.scan(cursor, 'MATCH', `${this.#prefix}*`, 'COUNT', 1000);
+      if (keys.length > 0) await this.#client.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  async close(): Promise<void> {
+    if (this.#options.ownsClient) await this.#client.quit();
+  }
+
+  #cutoff(): number {
+    return this.#now() - this.#options.ttlSeconds * 1000;
+  }
+
+  #indexKeys(p: ProfileSummary): string[] {
+    const k = this.#prefix;
+    const keys = [`${k}time`, `${k}method:${p.method}`, `${k}status:${p.statusCode}`, `${k}ip:${p.ip}`];
+    if (p.parent === null) keys.push(`${k}main`);
+    return keys;
+  }
+
+  async #smallestIndex(query: ProfileQuery): Promise<string> {
+    const k = this.#prefix;
+    const candidates: string[] = [];
+    if (query.method !== undefined) candidates.push(`${k}method:${query.method}`);
+    if (query.statusCode !== undefined) candidates.push(`${k}status:${query.statusCode}`);
+    if (query.ip !== undefined) candidates.push(`${k}ip:${query.ip}`);
+    if (query.mainOnly) candidates.push(`${k}main`);
+    if (candidates.length === 0) return `${k}time`;
+    if (candidates.length === 1) return candidates[0]!;
+    const sizes = await Promise.all(candidates.map((c) => this.#client.zcard(c)));
+    return candidates[sizes.indexOf(Math.min(...sizes))]!;
+  }
+
+  async #enforceRetention(): Promise<void> {
+    const k = this.#prefix;
+    const count = await this.#client.zcard(`${k}time`);
+    const excess = Math.min(count - this.#options.maxProfiles, TRIM_BATCH);
+    const doomed = excess > 0 ? await this.#client.zrange(`${k}time`, 0, excess - 1) : [];
+    const expired = await this.#client.zrangebyscore(`${k}time`, '-inf', `(${this.#cutoff() * 1000}`, 'LIMIT', 0, TRIM_BATCH);
+    const tokens = [...new Set([...doomed, ...expired])];
+    if (tokens.length === 0) return;
+    const jsons = await this.#client.mget(...tokens.map((t) => `${k}s:${t}`));
+    const multi = this.#client.multi();
+    tokens.forEach((token, i) => {
+      const json = jsons[i];
+      const keys = json ? this.#indexKeys(JSON.parse(json) as ProfileSummary) : [`${k}time`, `${k}main`];
+      for (const key of keys) multi.zrem(key, token);
+      multi.del(`${k}p:${token}`, `${k}s:${token}`);
+    });
+    await multi.exec();
+  }
+}

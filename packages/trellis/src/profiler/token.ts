@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+
+const TOKEN = /^[0-9a-f]{6}$/;
+
+/** A random profile token: 6 lowercase hex characters (24 bits from the CSPRNG). */
+export function randomToken(): string {
+  return randomBytes(3).toString('hex');
+}
+
+export function isToken(value: string): boolean {
+  return TOKEN.test(value);
+}
+
+/**
+ * Issues tokens unique in the store. 24 bits collide often enough to matter once thousands of
+ * profiles are kept (1 in 1,700 at 10,000), so each candidate is checked against the tokens handed
+ * out but not yet written and against the store, and redrawn on a hit.
+ */
+export class TokenIssuer {
+  readonly #pending = new Set<string>();
+  readonly #exists: (token: string) => Promise<boolean>;
+
+  constructor(exists: (token: string) => Promise<boolean>) {
+    this.#exists = exists;
+  }
+
+  async issue(maxAttempts = 16): Promise<string> {
+    for (let i = 0; i < maxAttempts; i++) {
+      const token = randomToken();
+      if (this.#pending.has(token)) continue;
+      this.#pending.add(token);
+      let taken = true;
+      try {
+        taken = await this.#exists(token);
+      } catch {
+        // A store that cannot answer must not fail the request; the write reports the clash, if any.
+        taken = false;
+      }
+      if (!taken) return token;
+      this.#pending.delete(token);
+    }
+    throw new Error(`Could not find a free profile token in ${maxAttempts} attempts`);
+  }
+
+  /** Call once the profile is written (or dropped): the store now answers for the token. */
+  release(token: string): void {
+    this.#pending.delete(token);
+  }
+}
