@@ -10,7 +10,9 @@ interface UserRow {
 }
 
 const MAX_IDENTIFIER = 320;
-const INTEGER_ID = /^[1-9][0-9]{0,15}$/;
+/** `users.id` is an SQL integer: anything outside 1..2^31-1 cannot match, and PostgreSQL would reject it. */
+const INTEGER_ID = /^[1-9][0-9]{0,9}$/;
+const MAX_ID = 2 ** 31 - 1;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** `roles` is a JSON array in text; PostgreSQL json/jsonb columns arrive already parsed. */
@@ -53,7 +55,7 @@ export class KyselyUserProvider implements UserProvider {
   }
 
   async findById(id: string): Promise<User | null> {
-    if (!INTEGER_ID.test(id) || !Number.isSafeInteger(Number(id))) return null;
+    if (!INTEGER_ID.test(id) || Number(id) > MAX_ID) return null;
     const row = (await this.#select().where('id', '=', Number(id)).executeTakeFirst()) as UserRow | undefined;
     return row ? toUser(row) : null;
   }
