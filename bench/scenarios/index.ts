@@ -1,0 +1,6 @@
+import type { Scenario } from './scenario.ts';
+import { notFound } from './not-found.ts';
+import { helloJson } from './hello-json.ts';
+
+/** Every scenario, in the order a full run takes them. */
+export const SCENARIOS: readonly Scenario[] = [notFound, helloJson];
