@@ -21,13 +21,14 @@ export const users = new MemoryUserProvider([
 export const basic = (email: string, password: string) => `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
 
 /** An app with the fixture users and a few routes: `/books` (anyone), `/admin/stats`, `/me`. */
-export async function securedApp(env: Record<string, string> = {}, security: SecurityOptions = {}): Promise<FastifyInstance> {
+export async function securedApp(env: Record<string, string> = {}, security: SecurityOptions = {}, extraRoutes?: (app: FastifyInstance) => void): Promise<FastifyInstance> {
   const app = await createApp({ config: testConfig(env), tls: null, security: { userProvider: users, ...security } });
   app.get('/books', async () => ({ books: [] }));
   app.get('/admin/stats', async () => ({ users: 3 }));
   app.get('/me', async (request) => ({ user: request.user }));
   app.get('/_profiler/:token', async () => 'profiler');
   app.get('/docs', async () => 'docs');
+  extraRoutes?.(app);
   await app.ready();
   return app;
 }
