@@ -1,6 +1,7 @@
 import type { Scenario } from './scenario.ts';
 import { notFound } from './not-found.ts';
 import { helloJson } from './hello-json.ts';
+import { profilerFind } from './profiler-find.ts';
 
 /** Every scenario, in the order a full run takes them. */
-export const SCENARIOS: readonly Scenario[] = [notFound, helloJson];
+export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, profilerFind];
