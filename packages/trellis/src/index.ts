@@ -15,5 +15,20 @@ export type { LogRecord } from './logging/log-record.ts';
 // resources (issue: resource API)
 
 // security (issue: security firewall and CORS)
+export type { User } from './security/user.ts';
+export type { SecurityRule, SecurityContext, AccessCheck, SecurityStage } from './security/security-rule.ts';
+export { checkAccess } from './security/check-access.ts';
+export type { SecurityOptions } from './security/security-plugin.ts';
+export type { Authenticator, AuthenticationRequest } from './security/authenticator.ts';
+export type { Voter, Vote } from './security/voter.ts';
+export type { UserProvider, UserCredentials } from './security/user-provider.ts';
+export type { PathRule } from './security/path-rule.ts';
+export { AccessDecisionManager, type DecisionStrategy } from './security/access-decision-manager.ts';
+export { RoleHierarchy, DEFAULT_ROLE_HIERARCHY, type RoleHierarchyMap } from './security/role-hierarchy.ts';
+export { MemoryUserProvider, type MemoryUserRecord } from './security/memory-user-provider.ts';
+export { KyselyUserProvider } from './security/kysely-user-provider.ts';
+export { hashPassword, verifyPassword } from './security/password.ts';
+export { apiKeyHash } from './security/api-key-hash.ts';
+export { JwtIssuer } from './security/jwt-issuer.ts';
 
 // docs (issue: API documentation)

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { InjectOptions } from 'fastify';
 import { createApp } from '../../src/app/create-app.ts';
 import { createLogger } from '../../src/logging/create-logger.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
@@ -13,8 +14,8 @@ test('passwords, tokens and API keys never appear in logs or error bodies, at de
   await app.ready();
 
   const bodies: string[] = [];
-  const send = async (options: Parameters<typeof app.inject>[0]) => {
-    const r = await app.inject(options as never);
+  const send = async (options: InjectOptions) => {
+    const r = await app.inject(options);
     bodies.push(r.body);
     return r;
   };
