@@ -189,6 +189,17 @@ export const errorCodes = {
     className: 'PreconditionFailedHttpException',
     message: (p) => `The "If-Match" precondition failed: "${p.iri}" has changed since it was read.`,
   },
+  // profiler (issue 4): an unknown or expired profile token; a malformed search field.
+  profiler_token_not_found: {
+    status: 404,
+    className: 'NotFoundHttpException',
+    message: (p) => `Token "${p.token}" not found.`,
+  },
+  profiler_invalid_search: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `Invalid profiler search parameter "${p.name}": ${p.detail}.`,
+  },
   bad_request: {
     status: 400,
     className: 'BadRequestHttpException',

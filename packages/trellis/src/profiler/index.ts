@@ -1,1 +1,14 @@
-export { profilerPlugin, type ProfilerPluginOptions } from './profiler-plugin.ts';
+export { profilerPlugin, type ProfilerPluginOptions, type ProfilerHandle } from './profiler-plugin.ts';
+export type { Profile, ProfileSummary, ProfileQuery } from './profile.ts';
+export type { DataCollector } from './data-collector.ts';
+export type { ProfiledRequest, TimelineMark, CapturedResponse } from './profiled-request.ts';
+export type { ProfileStorage, RetentionOptions } from './storage/profile-storage.ts';
+export { TokenTakenError } from './storage/profile-storage.ts';
+export { MemoryProfileStorage } from './storage/memory-profile-storage.ts';
+export { SqliteProfileStorage } from './storage/sqlite-profile-storage.ts';
+export { openProfileStorage } from './storage/open-profile-storage.ts';
+export { bulkWrite } from './storage/bulk-write.ts';
+export { syntheticProfiles } from './storage/synthetic-profiles.ts';
+export type { Panel, PanelContext } from './ui/panels/panel.ts';
+export { formatTime } from './ui/format-time.ts';
+export { currentProfile } from './profile-recorder.ts';

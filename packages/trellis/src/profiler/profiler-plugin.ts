@@ -1,10 +1,93 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
+import type { HttpError } from '../kernel/http-error.ts';
+import { RouteMap, routingError } from '../kernel/routing-errors.ts';
+import { accessGate } from './access-gate.ts';
+import { defaultCollectors } from './collectors/default-collectors.ts';
+import type { DataCollector } from './data-collector.ts';
+import { PROFILER_PATH, recordProfiles } from './profile-recorder.ts';
+import { ProfileWriter } from './profile-writer.ts';
+import { profilerRoutes } from './profiler-routes.ts';
+import { openProfileStorage } from './storage/open-profile-storage.ts';
+import type { ProfileStorage } from './storage/profile-storage.ts';
+import { TokenIssuer } from './token.ts';
+import { defaultPanels } from './ui/panels/default-panels.ts';
+import type { Panel } from './ui/panels/panel.ts';
 
 export interface ProfilerPluginOptions {
   readonly config: TrellisConfig;
+  /** A store to use instead of the one `PROFILER_DSN` names (tests, benchmarks). Not closed by the app. */
+  readonly storage?: ProfileStorage;
+  /** Collectors added after the default ones. */
+  readonly collectors?: readonly DataCollector[];
+  /** Panels added after the default ones. */
+  readonly panels?: readonly Panel[];
+  /** IANA time zone for displayed times; UTC by default. */
+  readonly timeZone?: string;
 }
 
-/** The request profiler (debug configuration only). Placeholder: built by the profiler issue. */
-export const profilerPlugin = fp(async (_app: FastifyInstance, _opts: ProfilerPluginOptions) => {}, { name: 'trellis-profiler' });
+/** What the profiler exposes on the app (`app.profiler`), for tests, benchmarks and tools. */
+export interface ProfilerHandle {
+  readonly storage: ProfileStorage;
+  /** Resolves once every profile queued so far is stored. */
+  settled(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The request profiler; present in the debug configuration only. */
+    profiler?: ProfilerHandle;
+  }
+}
+
+/** The error without stack frames, which would name the profiler's files in a debug error page. */
+function hidden(error: HttpError): HttpError {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) e.stack = `${e.name}: ${e.message}`;
+  return error;
+}
+
+/**
+ * The request profiler (debug configuration only; `createApp` does not register it otherwise).
+ * Records every request and its sub-requests as profiles (profile-recorder.ts), stores them after
+ * the response is sent, and serves the profiler's pages to loopback clients and `PROFILER_ALLOW`.
+ */
+export const profilerPlugin = fp(
+  async (app: FastifyInstance, opts: ProfilerPluginOptions) => {
+    const { config } = opts;
+    const settings = config.profiler;
+    const storage = opts.storage ?? (await openProfileStorage(settings.dsn, settings));
+    const issuer = new TokenIssuer(async (token) => (await storage.find({ token, limit: 1 })).length > 0);
+    const writer = new ProfileWriter(storage, app.log, issuer);
+    const stopRecording = recordProfiles(app, {
+      collectors: [...defaultCollectors, ...(opts.collectors ?? [])],
+      issuer,
+      writer,
+      maxBodyBytes: settings.maxBodyBytes,
+      redactKeys: settings.redactKeys,
+    });
+
+    const mayOpen = accessGate(settings.allow);
+    // An empty route map makes routingError answer the plain 404 an unknown path gets, whatever the
+    // method: a client outside the gate cannot tell the profiler exists (no 405 with an Allow list).
+    const nowhere = new RouteMap();
+    app.addHook('preParsing', (request, _reply, payload, done) => {
+      if (PROFILER_PATH.test(request.url) && !mayOpen(request.clientIp)) return done(hidden(routingError(request, nowhere)));
+      done(null, payload);
+    });
+    profilerRoutes(app, {
+      storage,
+      settled: () => writer.idle(),
+      panels: [...defaultPanels, ...(opts.panels ?? [])],
+      timeZone: opts.timeZone ?? 'UTC',
+    });
+
+    app.decorate('profiler', { storage, settled: () => writer.idle() } satisfies ProfilerHandle);
+    app.addHook('onClose', async () => {
+      stopRecording();
+      await writer.idle();
+      if (!opts.storage) await storage.close();
+    });
+  },
+  { name: 'trellis-profiler', fastify: '5.x' },
+);

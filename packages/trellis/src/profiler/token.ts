@@ -42,6 +42,20 @@ export class TokenIssuer {
     throw new Error(`Could not find a free profile token in ${maxAttempts} attempts`);
   }
 
+  /**
+   * A token reserved without asking the store, for sub-requests, whose token is in no header: a
+   * clash found when writing just draws another one.
+   */
+  issueNow(): string {
+    for (;;) {
+      const token = randomToken();
+      if (!this.#pending.has(token)) {
+        this.#pending.add(token);
+        return token;
+      }
+    }
+  }
+
   /** Call once the profile is written (or dropped): the store now answers for the token. */
   release(token: string): void {
     this.#pending.delete(token);

@@ -97,13 +97,13 @@ export class SqliteProfileStorage implements ProfileStorage {
   }
 
   async read(token: string): Promise<Profile | null> {
-    this.#flush();
     const row = this.#read.get(token, this.#cutoff()) as { data: string } | undefined;
     return row ? (JSON.parse(row.data) as Profile) : null;
   }
 
+  // read and find do not flush queued writes: the contract promises visibility once `write`
+  // resolves, and the profiler checks token freshness with `find` on every request.
   async find(query: ProfileQuery): Promise<ProfileSummary[]> {
-    this.#flush();
     const { sql, params } = this.#findSql(query);
     return this.#db.prepare(sql).all(...params).map((row) => ({ ...(row as object) }) as ProfileSummary);
   }

@@ -1,0 +1,46 @@
+import type { Redaction } from './redact.ts';
+
+export interface CapturedBody {
+  /** The body as text (JSON re-encoded after redaction), cut at the byte limit; null when absent. */
+  readonly text: string | null;
+  readonly size: number;
+  readonly truncated: boolean;
+  /** Why there is no text although there was a body ("binary", "stream"). */
+  readonly note?: string;
+}
+
+const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|x-www-form-urlencoded|javascript)\b)/i;
+const JSONISH = /^application\/([\w.+-]*\+)?json\b/i;
+
+function cut(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= maxBytes) return { text, truncated: false };
+  // A cut inside a multi-byte character decodes to U+FFFD: drop it.
+  return { text: bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
+}
+
+/** A request body as Fastify parsed it (object for JSON, string, Buffer) for storage. */
+export function captureParsedBody(body: unknown, maxBytes: number, redaction: Redaction): CapturedBody {
+  if (body === undefined || body === null) return { text: null, size: 0, truncated: false };
+  if (Buffer.isBuffer(body)) return { text: null, size: body.length, truncated: false, note: 'binary' };
+  const text = typeof body === 'string' ? body : JSON.stringify(redaction.fields(body), null, 2);
+  return { ...cut(text, maxBytes), size: Buffer.byteLength(text) };
+}
+
+/** A response payload as sent, for storage: JSON bodies are redacted field by field. */
+export function capturePayload(payload: string | Buffer | null, contentType: string, maxBytes: number, redaction: Redaction): CapturedBody {
+  if (payload === null) return { text: null, size: 0, truncated: false, note: 'stream' };
+  const size = Buffer.byteLength(payload);
+  if (size === 0) return { text: null, size, truncated: false };
+  if (!TEXTUAL.test(contentType)) return { text: null, size, truncated: false, note: 'binary' };
+  let text = payload.toString();
+  // Parsing is bounded: a huge JSON body is cut as text rather than parsed whole.
+  if (JSONISH.test(contentType) && size <= maxBytes * 4) {
+    try {
+      text = JSON.stringify(redaction.fields(JSON.parse(text)), null, 2);
+    } catch {
+      // Not valid JSON after all: kept as text.
+    }
+  }
+  return { ...cut(text, maxBytes), size };
+}

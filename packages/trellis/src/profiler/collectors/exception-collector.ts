@@ -1,0 +1,16 @@
+import type { DataCollector } from '../data-collector.ts';
+import { flattenError, type FlatException } from '../../errors/flatten-error.ts';
+
+export interface ExceptionData {
+  /** The last error of the request, outermost first, with traces; empty when none was thrown. */
+  readonly chain: readonly FlatException[];
+}
+
+/** The exception chain and stack traces, as the debug error page shows them. */
+export const exceptionCollector: DataCollector<ExceptionData> = {
+  name: 'exception',
+  collect(ctx) {
+    const error = ctx.errors.at(-1);
+    return { chain: error === undefined ? [] : flattenError(error) };
+  },
+};

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html } from '../html/html.ts';
+import { exceptionCss } from '../errors/exception-css.ts';
+import { exceptionView } from '../errors/exception-view.ts';
+import { HttpError } from '../kernel/http-error.ts';
+import { errorCodes } from '../kernel/error-codes.ts';
+import type { LogRecord } from '../logging/log-record.ts';
+import type { ExceptionData } from './collectors/exception-collector.ts';
+import type { LogsData } from './collectors/logs-collector.ts';
+import type { Profile, ProfileSummary } from './profile.ts';
+import type { ProfileStorage } from './storage/profile-storage.ts';
+import { isToken } from './token.ts';
+import { formatTime } from './ui/format-time.ts';
+import { profilePage } from './ui/pages/profile-page.ts';
+import { searchPage } from './ui/pages/search-page.ts';
+import { tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
+import type { Panel } from './ui/panels/panel.ts';
+import { dataOf } from './ui/panels/panel.ts';
+import { searchBar } from './ui/search-bar.ts';
+import { searchParams, toProfileQuery } from './ui/search-params.ts';
+
+export interface ProfilerRoutesOptions {
+  readonly storage: ProfileStorage;
+  /** Resolves once every profile queued so far is stored: pages read their own writes. */
+  readonly settled: () => Promise<void>;
+  readonly panels: readonly Panel[];
+  readonly timeZone: string;
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+/**
+ * The profiler's routes (seed section 4; GET, and HEAD through Fastify's exposed HEAD routes):
+ * `/_profiler/<token>` (or `latest`) and `.json`, `/_profiler/<token>/exception`,
+ * `/_profiler/<token>/exception.css`, `/_profiler/search_bar`, `/_profiler/search` and
+ * `search.json`, and `/_profiler/` (the latest 10).
+ */
+export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOptions): void {
+  const { storage, timeZone } = options;
+
+  /** `latest` is the newest main request: its sub-requests are reached from its page. */
+  async function load(token: string): Promise<Profile | null> {
+    await options.settled();
+    if (token === 'latest') {
+      const [newest] = await storage.find({ mainOnly: true, limit: 1 });
+      return newest ? storage.read(newest.token) : null;
+    }
+    return isToken(token) ? storage.read(token) : null;
+  }
+
+  const summaryJson = (s: ProfileSummary) => ({ ...s, formattedTime: formatTime(s.time, timeZone), link: `/_profiler/${s.token}` });
+
+  async function listing(request: FastifyRequest, reply: FastifyReply) {
+    const params = searchParams(request.query);
+    const query = toProfileQuery(params);
+    if (params.token !== '') return reply.redirect(`/_profiler/${encodeURIComponent(params.token)}`, 302);
+    await options.settled();
+    return reply.type(HTML).send(searchPage(await storage.find(query), params, timeZone));
+  }
+  app.get('/_profiler', listing);
+  app.get('/_profiler/', listing);
+  app.get('/_profiler/search', listing);
+
+  app.get('/_profiler/search.json', async (request) => {
+    const query = toProfileQuery(searchParams(request.query));
+    await options.settled();
+    const results = await storage.find(query);
+    return { count: results.length, results: results.map(summaryJson) };
+  });
+
+  app.get('/_profiler/search_bar', async (request, reply) => reply.type(HTML).send(searchBar(searchParams(request.query)).toString()));
+
+  app.get<{ Params: { token: string }; Querystring: { panel?: string } }>('/_profiler/:token', async (request, reply) => {
+    const asJson = request.params.token.endsWith('.json');
+    const token = asJson ? request.params.token.slice(0, -'.json'.length) : request.params.token;
+    const profile = await load(token);
+    if (asJson) {
+      if (!profile) throw HttpError.of('profiler_token_not_found', { token });
+      return {
+        ...profile,
+        formattedTime: formatTime(profile.time, timeZone),
+        links: { html: `/_profiler/${profile.token}`, parent: profile.parent && `/_profiler/${profile.parent}`, children: profile.children.map((c) => `/_profiler/${c}`) },
+      };
+    }
+    if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
+    const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
+    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone }));
+  });
+
+  app.get<{ Params: { token: string } }>('/_profiler/:token/exception', async (request, reply) => {
+    const { token } = request.params;
+    const profile = await load(token);
+    if (!profile) return reply.code(404).type(HTML).send(html`<p class="empty">${errorCodes.profiler_token_not_found.message({ token })}</p>`.toString());
+    const chain = dataOf<ExceptionData>(profile, 'exception')?.chain ?? [];
+    const logs = (dataOf<LogsData>(profile, 'logs')?.records ?? []) as LogRecord[];
+    if (chain.length === 0) return reply.type(HTML).send(html`<div class="exception-body"><p class="empty">No exception was thrown while handling this request.</p></div>`.toString());
+    return reply.type(HTML).send(exceptionView(chain, logs).toString());
+  });
+
+  app.get('/_profiler/:token/exception.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
+
+}

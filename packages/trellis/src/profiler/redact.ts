@@ -1,0 +1,111 @@
+import { REDACTED, secretKeyMatcher } from '../logging/redact-secrets.ts';
+
+/** Headers whose values are credentials whatever the configured key list says. */
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
+/** Shorter secrets are still redacted by key, but not hunted for inside free text. */
+const MIN_SCRUB_LENGTH = 4;
+
+/**
+ * Redaction for one profile. Values are first replaced by key (secret headers, and body, query and
+ * parameter fields whose name contains one of the configured fragments); every value so removed is
+ * remembered, and a last pass (`scrub`) replaces any remaining occurrence of it anywhere in the
+ * profile: in the URL, in log messages, in exception messages. So a secret sent once appears
+ * nowhere in storage or pages.
+ */
+export class Redaction {
+  readonly #isSecret: (key: string) => boolean;
+  readonly #seen = new Set<string>();
+
+  constructor(keys: readonly string[]) {
+    this.#isSecret = secretKeyMatcher(keys);
+  }
+
+  headers(headers: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      const lower = name.toLowerCase();
+      if (value !== undefined && (SECRET_HEADERS.has(lower) || this.#isSecret(lower))) {
+        this.#remember(value, lower);
+        out[name] = REDACTED;
+      } else out[name] = value;
+    }
+    return out;
+  }
+
+  /** Deep copy with secret-named fields replaced. */
+  fields<T>(value: T, depth = 0): T {
+    if (depth > 32 || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((v) => this.fields(v, depth + 1)) as T;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (this.#isSecret(k) && v !== undefined && v !== null && v !== '') {
+        this.#remember(v, k);
+        out[k] = REDACTED;
+      } else out[k] = this.fields(v, depth + 1);
+    }
+    return out as T;
+  }
+
+  /** A URL with the values of secret-named query parameters replaced. */
+  url(url: string): string {
+    const q = url.indexOf('?');
+    if (q < 0) return url;
+    const pairs = url
+      .slice(q + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        if (eq < 0) return pair;
+        let key = pair.slice(0, eq);
+        try {
+          key = decodeURIComponent(key.replaceAll('+', ' '));
+        } catch {
+          // A malformed escape stays as sent; it is matched as is.
+        }
+        if (!this.#isSecret(key) || eq === pair.length - 1) return pair;
+        this.#remember(pair.slice(eq + 1), key);
+        return `${pair.slice(0, eq)}=${REDACTED}`;
+      });
+    return `${url.slice(0, q)}?${pairs.join('&')}`;
+  }
+
+  /** Deep copy with every remembered secret replaced inside strings and keys. */
+  scrub<T>(value: T, depth = 0): T {
+    if (this.#seen.size === 0 || depth > 64) return value;
+    if (typeof value === 'string') return this.#scrubString(value) as T;
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((v) => this.scrub(v, depth + 1)) as T;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.#scrubString(k)] = this.scrub(v, depth + 1);
+    return out as T;
+  }
+
+  #scrubString(text: string): string {
+    let out = text;
+    for (const secret of this.#seen) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+    return out;
+  }
+
+  #remember(value: unknown, key: string): void {
+    if (Array.isArray(value)) return value.forEach((v) => this.#remember(v, key));
+    if (value === null || typeof value === 'object') {
+      // A secret-named object (e.g. "credentials": {...}): every leaf inside is secret.
+      if (value) for (const v of Object.values(value)) this.#remember(v, key);
+      return;
+    }
+    const text = String(value);
+    const forms = new Set([text]);
+    if (key === 'authorization' || key === 'proxy-authorization') forms.add(text.replace(/^\S+\s+/, ''));
+    if (key === 'cookie' || key === 'set-cookie') for (const c of text.split(/;\s*/)) forms.add(c.slice(c.indexOf('=') + 1));
+    for (const form of [...forms]) {
+      try {
+        forms.add(decodeURIComponent(form.replaceAll('+', ' ')));
+      } catch {
+        // Not percent-encoded.
+      }
+      forms.add(encodeURIComponent(form));
+      forms.add(encodeURIComponent(form).replaceAll('%20', '+'));
+    }
+    for (const form of forms) if (form.length >= MIN_SCRUB_LENGTH && form !== REDACTED) this.#seen.add(form);
+  }
+}

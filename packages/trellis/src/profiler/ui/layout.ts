@@ -1,0 +1,21 @@
+import { html, raw, type SafeHtml } from '../../html/html.ts';
+import { profilerCss } from './profiler-css.ts';
+
+/** The profiler's page shell: top bar, a sidebar (menu and/or search form) and the main column. */
+export function layout(page: { title: string; sidebar: SafeHtml; main: SafeHtml }): string {
+  return html`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${page.title}</title><style>${raw(profilerCss)}</style></head>
+<body class="trellis-profiler">
+<header class="pf-topbar"><a class="brand" href="/_profiler/">Trellis <span>Profiler</span></a>
+<nav><a href="/_profiler/latest">Latest</a><a href="/_profiler/">Last 10</a><a href="/_profiler/search?limit=100">Last 100</a></nav></header>
+<div class="pf-layout"><aside class="pf-sidebar">${page.sidebar}</aside><main class="pf-main">${page.main}</main></div>
+</body></html>`.toString();
+}
+
+/** Status badge class by status class (2xx…5xx). */
+export function statusClass(status: number): string {
+  return status >= 100 && status < 600 ? `status-${Math.floor(status / 100)}xx` : 'status-unknown';
+}

@@ -1,0 +1,24 @@
+import { html, safeHref } from '../../../html/html.ts';
+import type { ProfileSummary } from '../../profile.ts';
+import { formatTime } from '../format-time.ts';
+import { layout, statusClass } from '../layout.ts';
+import { searchBar } from '../search-bar.ts';
+import type { SearchParams } from '../search-params.ts';
+
+/** The seed's sentence, to the letter: "<n> results found", or "No results found". */
+export function resultsSentence(n: number): string {
+  return n === 0 ? 'No results found' : `${n} results found`;
+}
+
+/** The search listing: newest first, columns Status, IP, Method, URL, Time, Token. */
+export function searchPage(results: readonly ProfileSummary[], params: SearchParams, timeZone: string): string {
+  const main = html`<h2 class="pf-results-count">${resultsSentence(results.length)}</h2>
+${results.length === 0
+  ? html`<p class="pf-empty">No profile matches this search.</p>`
+  : html`<table class="pf-table pf-results"><thead><tr><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Token</th></tr></thead><tbody>${results.map(
+      (r) => html`<tr class="${r.parent ? 'child' : ''}"><td><span class="pf-badge ${r.statusCode >= 500 ? 'error' : r.statusCode >= 400 ? 'warn' : ''} ${statusClass(r.statusCode)}">${r.statusCode}</span></td>
+<td class="mono">${r.ip}</td><td>${r.method}</td><td><a href="${safeHref(r.url)}" rel="nofollow" class="mono">${r.url}</a>${r.parent ? html`<span class="pf-tag" title="Sub-request of ${r.parent}">sub-request</span>` : ''}</td>
+<td class="mono">${formatTime(r.time, timeZone)}</td><td><a class="mono token" href="/_profiler/${r.token}">${r.token}</a></td></tr>`,
+    )}</tbody></table>`}`;
+  return layout({ title: `${resultsSentence(results.length)} – Profiler`, sidebar: searchBar(params), main });
+}

@@ -1,0 +1,9 @@
+import { exceptionPanel } from './exception-panel.ts';
+import { logsPanel } from './logs-panel.ts';
+import type { Panel } from './panel.ts';
+import { requestPanel } from './request-panel.ts';
+import { responsePanel } from './response-panel.ts';
+import { timePanel } from './time-panel.ts';
+
+/** The menu of the profile page, in order. */
+export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel];

@@ -1,0 +1,27 @@
+import type { SafeHtml } from '../../../html/html.ts';
+import type { Profile } from '../../profile.ts';
+
+export interface PanelContext {
+  readonly timeZone: string;
+}
+
+/**
+ * One entry of the profile page's menu and the panel it opens. Contract: `render` escapes every
+ * value (it builds with the `html` template only) and copes with missing or partial collector data
+ * (older profiles, a collector that failed), never throwing.
+ */
+export interface Panel {
+  /** URL value of `?panel=`, usually the collector's name. */
+  readonly name: string;
+  readonly label: string;
+  /** A short count or flag for the menu, with a severity; null for none. */
+  badge(profile: Profile): { readonly text: string; readonly level?: 'error' | 'warn' } | null;
+  render(profile: Profile, ctx: PanelContext): SafeHtml;
+}
+
+/** A collector's data, or null when it is absent or recorded a failure. */
+export function dataOf<T>(profile: Profile, name: string): T | null {
+  const data = profile.collectors[name];
+  if (data === null || typeof data !== 'object' || 'error' in data) return null;
+  return data as T;
+}

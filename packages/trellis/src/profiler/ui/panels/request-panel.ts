@@ -1,0 +1,23 @@
+import { html } from '../../../html/html.ts';
+import type { RequestData } from '../../collectors/request-collector.ts';
+import { bodyView, keyValueTable } from './key-value-table.ts';
+import { dataOf, type Panel } from './panel.ts';
+
+export const requestPanel: Panel = {
+  name: 'request',
+  label: 'Request',
+  badge: () => null,
+  render(profile) {
+    const data = dataOf<RequestData>(profile, 'request');
+    if (!data) return html`<h2>Request</h2><p class="pf-empty">No request data was collected.</p>`;
+    return html`<h2>Request</h2>
+<div class="pf-metrics"><div class="pf-metric"><div class="value">${data.method}</div><div class="label">Method</div></div>
+<div class="pf-metric"><div class="value mono">${data.route ?? '(no route)'}</div><div class="label">Route</div></div>
+<div class="pf-metric"><div class="value">${data.protocol.toUpperCase()} ${data.httpVersion}</div><div class="label">Protocol</div></div></div>
+${data.subRequest ? html`<p>This is a sub-request (${data.subRequest.purpose}) of the request it was forwarded from.</p>` : ''}
+${keyValueTable('Query parameters', data.query)}
+${keyValueTable('Route parameters', data.params)}
+${keyValueTable('Headers', data.headers)}
+${bodyView('Body', data.body)}`;
+  },
+};
