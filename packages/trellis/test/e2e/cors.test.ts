@@ -39,6 +39,7 @@ interface FetchResult {
   readonly status?: number;
   readonly link?: string | null;
   readonly debugToken?: string | null;
+  readonly debugTokenLink?: string | null;
   readonly internal?: string | null;
   readonly body?: unknown;
   readonly error?: string;
@@ -62,8 +63,8 @@ describe('CORS from a browser', { skip }, () => {
       if (request.method === 'OPTIONS') preflights.push(`${request.headers.origin} ${request.headers['access-control-request-headers']}`);
     });
     api.get('/books', async (request, reply) => {
-      // Set here while the features that add them (resources, profiler) are not wired into this app.
-      reply.header('link', '</docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"').header('x-debug-token', 'a1b2c3').header('x-internal', 'hidden');
+      // Link is set here as the resource layer would; X-Debug-Token(-Link) come from the profiler (debug).
+      reply.header('link', '</docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"').header('x-internal', 'hidden');
       return { user: request.user?.identifier ?? null };
     });
     await api.listen({ port: 0, host: '127.0.0.1' });
@@ -86,7 +87,7 @@ describe('CORS from a browser', { skip }, () => {
         async ({ url, bearer }) => {
           try {
             const r = await fetch(url, { headers: { Authorization: `Bearer ${bearer}`, Accept: 'application/json' } });
-            return { ok: true, status: r.status, link: r.headers.get('link'), debugToken: r.headers.get('x-debug-token'), internal: r.headers.get('x-internal'), body: await r.json() };
+            return { ok: true, status: r.status, link: r.headers.get('link'), debugToken: r.headers.get('x-debug-token'), debugTokenLink: r.headers.get('x-debug-token-link'), internal: r.headers.get('x-internal'), body: await r.json() };
           } catch (error) {
             return { ok: false, error: String(error) };
           }
@@ -99,12 +100,13 @@ describe('CORS from a browser', { skip }, () => {
   }
 
   test('a page on an allowed origin reads Link and X-Debug-Token, not unexposed headers, after a preflight for Authorization', async () => {
-    const result = await fetchFrom(allowedPage.origin);
+    const { debugToken, debugTokenLink, ...result } = await fetchFrom(allowedPage.origin);
+    assert.match(debugToken ?? '', /^[0-9a-f]{6}$/);
+    assert.equal(debugTokenLink, `${apiUrl}/_profiler/${debugToken}`);
     assert.deepEqual(result, {
       ok: true,
       status: 200,
       link: '</docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"',
-      debugToken: 'a1b2c3',
       internal: null,
       body: { user: 'alice@example.test' },
     });
