@@ -1,4 +1,5 @@
-import { ConfigError, createApp, loadConfig, serve } from 'trellis';
+import { ConfigError, loadConfig, openDatabase, serve } from 'trellis';
+import { createBookshop } from './bookshop.ts';
 
 try {
   process.loadEnvFile('.env');
@@ -16,7 +17,10 @@ try {
 }
 
 try {
-  const app = await createApp({ config, name: 'Bookshop' });
+  const database = openDatabase(config.databaseUrl);
+  // First start: migrations and the seed (a few seconds); later starts find both done.
+  const app = await createBookshop({ config, database });
+  app.addHook('onClose', () => database.destroy());
   await serve(app, config);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;

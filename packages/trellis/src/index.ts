@@ -13,6 +13,35 @@ export { createLogger } from './logging/create-logger.ts';
 export type { LogRecord } from './logging/log-record.ts';
 
 // resources (issue: resource API)
+export { Type, type Static, type TSchema, type TObject } from '@sinclair/typebox';
+export { sql, type Kysely, type Migration, type ColumnDefinitionBuilder } from 'kysely';
+export { defineResource, type ResourceDefinition, type ResourceOptions, type PropertyDefinition, type PropertyType, type PaginationOptions, type ValidationRule } from './resources/define-resource.ts';
+export { BUILT_IN_OPERATIONS, DEFAULT_OPERATIONS, type Operation, type OperationOptions, type OperationKind, type HttpMethod } from './resources/operation.ts';
+export type { StateProvider, ProviderFunction, Item, Page, OperationContext, PaginationState, QueryParams } from './resources/state-provider.ts';
+export type { StateProcessor, ProcessorFunction } from './resources/state-processor.ts';
+export { kyselyStateProvider } from './resources/kysely-state-provider.ts';
+export { kyselyStateProcessor } from './resources/kysely-state-processor.ts';
+export { Ref } from './resources/ref.ts';
+export { ResourceRegistry } from './resources/resource-registry.ts';
+export type { Violation } from './resources/violation.ts';
+export type { Filter, FilterParameter, FilterContext } from './resources/filter.ts';
+export { searchFilter, type SearchStrategy } from './resources/filters/search-filter.ts';
+export { rangeFilter } from './resources/filters/range-filter.ts';
+export { dateFilter } from './resources/filters/date-filter.ts';
+export { orderFilter, type OrderFilterOptions } from './resources/filters/order-filter.ts';
+export { booleanFilter } from './resources/filters/boolean-filter.ts';
+export { existsFilter } from './resources/filters/exists-filter.ts';
+export type { PageLinks } from './resources/pagination.ts';
+export type { Format, Representation, EncodeContext, DecodeContext } from './formats/format.ts';
+export { OUTPUT_FORMATS } from './formats/output-formats.ts';
+export { jsonldFormat } from './formats/jsonld/jsonld-format.ts';
+export { jsonFormat } from './formats/json-format.ts';
+export { halFormat } from './formats/hal/hal-format.ts';
+export { jsonapiFormat } from './formats/jsonapi/jsonapi-format.ts';
+export { mergePatch } from './formats/merge-patch.ts';
+export { openDatabase, isPostgres, type Database, type OpenDatabaseOptions } from './data/database.ts';
+export { NodeSqliteDialect } from './data/node-sqlite-dialect.ts';
+export { migrate } from './data/migrate.ts';
 
 // security (issue: security firewall and CORS)
 export type { User } from './security/user.ts';

@@ -11,6 +11,7 @@ import { corsPlugin } from '../http/cors-plugin.ts';
 import { profilerPlugin } from '../profiler/profiler-plugin.ts';
 import { securityPlugin, type SecurityOptions } from '../security/security-plugin.ts';
 import { resourcesPlugin } from '../resources/resources-plugin.ts';
+import { openDatabase, type Database } from '../data/database.ts';
 import { docsPlugin } from '../docs/docs-plugin.ts';
 
 export interface CreateAppOptions {
@@ -67,7 +68,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
 
   const name = options.name ?? 'Trellis API';
   const resources = options.resources ?? [];
-  const database = options.database ?? null;
+  // Resources need a database: open one from DATABASE_URL unless the caller brings its own (and closes it).
+  const database = options.database ?? (resources.length > 0 ? openDatabase(config.databaseUrl) : null);
+  if (database !== null && options.database === undefined) app.addHook('onClose', () => (database as Database).destroy());
 
   // Registration order is hook order; it follows the phases of kernel/lifecycle.md.
   await app.register(kernelPlugin, { config });

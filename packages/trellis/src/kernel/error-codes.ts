@@ -189,6 +189,12 @@ export const errorCodes = {
     className: 'PreconditionFailedHttpException',
     message: (p) => `The "If-Match" precondition failed: "${p.iri}" has changed since it was read.`,
   },
+  // RFC 9110 §15.5.10: the write conflicts with the current state (e.g. still referenced).
+  resource_conflict: {
+    status: 409,
+    className: 'ConflictHttpException',
+    message: (p) => `"${p.iri}" cannot be deleted: other resources still reference it.`,
+  },
   // profiler (issue 4): an unknown or expired profile token; a malformed search field.
   profiler_token_not_found: {
     status: 404,

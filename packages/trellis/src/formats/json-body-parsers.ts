@@ -1,0 +1,26 @@
+import sjson from 'secure-json-parse';
+import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../kernel/http-error.ts';
+
+/** The JSON-based request media types the resource formats read (application/json is the kernel's). */
+export const JSON_BODY_MEDIA_TYPES = ['application/ld+json', 'application/merge-patch+json', 'application/vnd.api+json', 'application/hal+json'] as const;
+
+/**
+ * Registers a parser for each JSON-based media type, with the kernel's rules: prototype
+ * poisoning keys removed, an empty body and a syntax error are 400s with exact messages.
+ */
+export function registerJsonBodyParsers(app: FastifyInstance): void {
+  for (const type of JSON_BODY_MEDIA_TYPES) {
+    if (app.hasContentTypeParser(type)) continue;
+    app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
+      const text = body as string;
+      if (text.trim() === '') return done(HttpError.of('empty_json_body'), undefined);
+      try {
+        done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+      } catch (error) {
+        done(HttpError.of('malformed_json', { detail: (error as Error).message }), undefined);
+      }
+    });
+    app.trellis.contentTypes.add(type);
+  }
+}

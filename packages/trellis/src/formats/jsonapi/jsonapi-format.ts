@@ -1,0 +1,87 @@
+import type { ResourceDefinition } from '../../resources/define-resource.ts';
+import { Ref } from '../../resources/ref.ts';
+import type { Item } from '../../resources/state-provider.ts';
+import { invalidBody, requireObject, type Format } from '../format.ts';
+
+interface ResourceObject {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+  relationships?: Record<string, { data: { type: string; id: string } | null }>;
+  links: { self: string };
+}
+
+function resourceObject(resource: ResourceDefinition, item: Item, included: Map<string, ResourceObject> | null): ResourceObject {
+  const attributes: Record<string, unknown> = {};
+  const relationships: Record<string, { data: { type: string; id: string } | null }> = {};
+  for (const key in item) {
+    if (key === 'id') continue;
+    const v = item[key];
+    if (v instanceof Ref) {
+      relationships[key] = { data: { type: v.resource.name, id: String(v.id) } };
+      if (v.data !== null && included !== null) {
+        const target = resourceObject(v.resource, v.data, null);
+        included.set(`${target.type}/${target.id}`, target);
+      }
+    } else if (resource.property.get(key)?.relation) {
+      relationships[key] = { data: null };
+    } else {
+      attributes[key] = v;
+    }
+  }
+  const out: ResourceObject = { id: String(item.id), type: resource.name, attributes, links: { self: `${resource.path}/${item.id}` } };
+  if (Object.keys(relationships).length > 0) out.relationships = relationships;
+  return out;
+}
+
+/**
+ * JSON:API 1.1: resource objects with string `id`, `type`, `attributes` and `relationships`;
+ * embedded relations go to the top-level `included` (compound documents); pagination in `links`
+ * and the totals in `meta`.
+ */
+export const jsonapiFormat: Format = {
+  name: 'jsonapi',
+  mediaTypes: ['application/vnd.api+json'],
+  extension: 'jsonapi',
+  encode(value, ctx) {
+    const included = ctx.embedded ? new Map<string, ResourceObject>() : null;
+    let doc: Record<string, unknown>;
+    if (value.kind === 'item') {
+      const data = resourceObject(ctx.resource, value.item, included);
+      doc = { links: { self: data.links.self }, data };
+    } else {
+      const l = value.links;
+      const links: Record<string, string> = { self: l?.self ?? ctx.resource.path };
+      if (l) {
+        links.first = l.first;
+        if (l.last !== null) links.last = l.last;
+        if (l.previous !== null) links.prev = l.previous;
+        if (l.next !== null) links.next = l.next;
+      }
+      const meta: Record<string, unknown> = { itemsPerPage: value.itemsPerPage };
+      if (value.totalItems !== null) meta.totalItems = value.totalItems;
+      doc = { links, meta, data: value.items.map((i) => resourceObject(ctx.resource, i, included)) };
+    }
+    if (included !== null && included.size > 0) doc.included = [...included.values()];
+    return JSON.stringify(doc);
+  },
+  decode(body, ctx) {
+    const doc = requireObject(body, 'a JSON:API document');
+    const data = doc.data;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw invalidBody('a JSON:API document with a "data" resource object');
+    const { type, attributes, relationships } = data as Record<string, unknown>;
+    if (type !== undefined && type !== ctx.resource.name) throw invalidBody(`a JSON:API resource object of type "${ctx.resource.name}"`);
+    const out: Record<string, unknown> = attributes === undefined ? {} : { ...requireObject(attributes, 'a JSON:API document whose "attributes" is an object') };
+    if (relationships !== undefined) {
+      for (const [key, rel] of Object.entries(requireObject(relationships, 'a JSON:API document whose "relationships" is an object'))) {
+        const linkage = (rel as { data?: unknown } | null)?.data;
+        const property = ctx.resource.property.get(key);
+        const target = property?.relation ? ctx.registry.get(property.relation) : undefined;
+        if (linkage === null) out[key] = null;
+        else if (target && typeof linkage === 'object' && typeof (linkage as { id?: unknown }).id === 'string') out[key] = `${target.path}/${(linkage as { id: string }).id}`;
+        else out[key] = linkage;
+      }
+    }
+    return out;
+  },
+};

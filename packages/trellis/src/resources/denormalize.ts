@@ -1,0 +1,66 @@
+import { HttpError } from '../kernel/http-error.ts';
+import { mergePatch } from '../formats/merge-patch.ts';
+import type { InputValidator } from './input-validator.ts';
+import type { Operation } from './operation.ts';
+import { Ref } from './ref.ts';
+import type { Item, OperationContext } from './state-provider.ts';
+import type { Violation } from './violation.ts';
+
+/** 422 carrying the violations (RFC 9457 extension member `violations`). */
+export function validationFailed(violations: readonly Violation[]): HttpError {
+  const detail = violations.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n');
+  return HttpError.of('validation_failed', { detail }, { extensions: { violations } });
+}
+
+/** The writable part of a loaded object as a client would send it (relations as IRIs). */
+function writableView(op: Operation, item: Item): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of op.resource.properties) {
+    if (p.readOnly || !(p.name in item)) continue;
+    const v = item[p.name];
+    out[p.name] = v instanceof Ref ? v.iri : v;
+  }
+  return out;
+}
+
+/**
+ * Body → new object. Read-only members are ignored (clients send back what they read); PATCH
+ * merges into the loaded object (RFC 7396); the result is checked against the write schema
+ * (wrong types, missing and unknown fields are violations, never 500s) and relation IRIs must
+ * name existing items. Throws 422 with every violation at once.
+ */
+export async function denormalize(input: Record<string, unknown>, op: Operation, validator: InputValidator, ctx: OperationContext): Promise<Item> {
+  const resource = op.resource;
+  const previous = ctx.previousObject;
+  const body: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) if (!resource.property.get(key)?.readOnly) body[key] = input[key];
+  const base = op.merge && previous ? writableView(op, previous) : null;
+  const candidate = (base ? mergePatch(base, body) : body) as Record<string, unknown>;
+
+  const violations = validator.violations(candidate);
+  const refs = new Map<string, Ref>();
+  for (const p of resource.relations) {
+    const value = candidate[p.name];
+    if (typeof value !== 'string' || violations.some((v) => v.propertyPath === p.name)) continue;
+    const target = ctx.registry.get(p.relation!)!;
+    const ref = ctx.registry.refFromIri(target, value);
+    if (ref === null) {
+      violations.push({ propertyPath: p.name, message: `Invalid IRI "${value}": expected an IRI of a ${target.name}.`, code: 'invalid_iri' });
+      continue;
+    }
+    const idColumn = target.property.get('id')!.column;
+    const found = await ctx.db.selectFrom(target.table).select(idColumn).where(idColumn, '=', ref.id).executeTakeFirst();
+    if (found === undefined) violations.push({ propertyPath: p.name, message: `Item not found for "${value}".`, code: 'not_found' });
+    else refs.set(p.name, ref);
+  }
+  if (violations.length > 0) throw validationFailed(violations);
+
+  const object: Item = previous ? { ...previous } : {};
+  for (const p of resource.properties) {
+    if (p.readOnly) continue;
+    if (p.name in candidate) object[p.name] = refs.get(p.name) ?? candidate[p.name];
+    // A member removed by the patch (null), or left out of a replacement (PUT), becomes null.
+    else if ((base && p.name in base) || (op.method === 'PUT' && !p.writeOnly)) object[p.name] = null;
+  }
+  return object;
+}

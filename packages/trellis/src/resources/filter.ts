@@ -1,0 +1,57 @@
+import type { SelectQueryBuilder } from 'kysely';
+import type { ResourceDefinition } from './define-resource.ts';
+import type { QueryParams } from './state-provider.ts';
+import type { ResourceRegistry } from './resource-registry.ts';
+
+export type AnySelect = SelectQueryBuilder<any, any, any>;
+
+export interface FilterContext {
+  readonly params: QueryParams;
+  readonly resource: ResourceDefinition;
+  readonly registry: ResourceRegistry;
+}
+
+/** One query parameter a filter understands: what the docs (OpenAPI, Hydra search) publish. */
+export interface FilterParameter {
+  /** The query parameter name, e.g. `title`, `price[gt]`, `order[title]`. */
+  readonly name: string;
+  readonly property: string;
+  readonly type: 'string' | 'number' | 'integer' | 'boolean' | 'date';
+  readonly description: string;
+  /** Accepts repeated values (`title[]=a&title[]=b`). */
+  readonly multiple: boolean;
+  readonly enum?: readonly string[];
+}
+
+/**
+ * A collection filter. Contract: `where` only narrows the query (it is applied to the COUNT and
+ * the page query alike); `orderBy` only orders (page query only); both read only the parameters
+ * `parameters()` lists and throw `HttpError` 400 (`invalid_filter`) for a value they cannot use,
+ * so no bad value ever reaches SQL. Values are always bound as parameters, never concatenated.
+ */
+export interface Filter {
+  readonly name: string;
+  parameters(resource: ResourceDefinition): readonly FilterParameter[];
+  where?(query: AnySelect, context: FilterContext): AnySelect;
+  orderBy?(query: AnySelect, context: FilterContext): AnySelect;
+  /** Called once at declaration: throws when the filter names properties the resource lacks. */
+  check?(resource: ResourceDefinition): void;
+}
+
+/** All values of a query parameter, accepting both `key=v` and `key[]=v`. */
+export function paramValues(params: QueryParams, key: string): string[] {
+  const out: string[] = [];
+  for (const k of [key, `${key}[]`]) {
+    const v = params[k];
+    if (v === undefined) continue;
+    if (Array.isArray(v)) out.push(...v);
+    else out.push(v);
+  }
+  return out;
+}
+
+export function checkProperties(filter: string, resource: ResourceDefinition, names: readonly string[]): void {
+  for (const n of names) {
+    if (!resource.property.has(n)) throw new Error(`Resource "${resource.name}": the ${filter} filter names unknown property "${n}"`);
+  }
+}

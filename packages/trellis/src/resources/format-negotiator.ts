@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import type { Format } from '../formats/format.ts';
+import { negotiate } from '../http/negotiate.ts';
+import { HttpError } from '../kernel/http-error.ts';
+import { publish } from '../observe/channels.ts';
+
+export interface Negotiated {
+  readonly format: Format;
+  readonly mediaType: string;
+}
+
+/** Clients send a handful of distinct Accept headers; remember each decision (bounded). */
+const CACHE_SIZE = 256;
+
+/**
+ * Chooses the response format: a URL extension wins (`/books/1.json`), an unknown one is a 404;
+ * otherwise proactive negotiation on Accept (RFC 9110 §12.5.1), 406 when nothing is acceptable
+ * (§15.5.7).
+ */
+export class FormatNegotiator {
+  readonly formats: readonly Format[];
+  readonly mediaTypes: readonly string[];
+  readonly #byExtension: ReadonlyMap<string, Negotiated>;
+  readonly #byMediaType: ReadonlyMap<string, Format>;
+  readonly #cache = new Map<string, Negotiated | null>();
+  readonly #supported: string;
+
+  constructor(formats: readonly Format[]) {
+    this.formats = formats;
+    this.mediaTypes = formats.flatMap((f) => f.mediaTypes);
+    this.#byExtension = new Map(formats.map((f) => [f.extension, { format: f, mediaType: f.mediaTypes[0]! }]));
+    this.#byMediaType = new Map(formats.flatMap((f) => f.mediaTypes.map((m) => [m, f] as const)));
+    this.#supported = this.mediaTypes.map((m) => `"${m}"`).join(', ');
+  }
+
+  choose(request: FastifyRequest, extension: string | null): Negotiated {
+    let chosen: Negotiated | null;
+    if (extension !== null) {
+      chosen = this.#byExtension.get(extension) ?? null;
+      if (chosen === null) throw HttpError.of('unknown_format_extension', { format: extension });
+    } else {
+      const accept = request.headers.accept ?? '';
+      chosen = this.#cache.get(accept) ?? null;
+      if (chosen === null && !this.#cache.has(accept)) {
+        const mediaType = negotiate(accept, this.mediaTypes);
+        chosen = mediaType === null ? null : { format: this.#byMediaType.get(mediaType)!, mediaType };
+        if (this.#cache.size >= CACHE_SIZE) this.#cache.clear();
+        this.#cache.set(accept, chosen);
+      }
+      if (chosen === null) throw HttpError.of('not_acceptable', { accept, supported: this.#supported });
+    }
+    const result = chosen;
+    publish('negotiate', () => ({ request, accept: request.headers.accept, format: result.format.name, mediaType: result.mediaType }));
+    return result;
+  }
+}
+
+/** Splits a trailing format extension off the last path value: `12.jsonld` → ["12", "jsonld"]. */
+export function splitExtension(value: string): [string, string | null] {
+  const dot = value.lastIndexOf('.');
+  return dot < 0 ? [value, null] : [value.slice(0, dot), value.slice(dot + 1)];
+}

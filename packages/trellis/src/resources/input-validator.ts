@@ -1,0 +1,67 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+import type { Violation } from './violation.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function propertyPath(error: ErrorObject): string {
+  const base = error.instancePath.split('/').slice(1).join('.');
+  const child = (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ?? (error.params as { additionalProperty?: string }).additionalProperty;
+  return child === undefined ? base : base === '' ? child : `${base}.${child}`;
+}
+
+/** Messages in the words API clients already know from Symfony's validator. */
+function message(error: ErrorObject): { message: string; code: string } {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { message: 'This value should not be blank.', code: 'required' };
+    case 'additionalProperties':
+      return { message: 'This field was not expected.', code: 'unknown_field' };
+    case 'type':
+      return { message: `This value should be of type ${String(p.type).replace(',', '|')}.`, code: 'type' };
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return { message: `This value should be greater than${error.keyword === 'minimum' ? ' or equal to' : ''} ${p.limit}.`, code: 'range' };
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return { message: `This value should be less than${error.keyword === 'maximum' ? ' or equal to' : ''} ${p.limit}.`, code: 'range' };
+    case 'minLength':
+      return { message: `This value is too short. It should have ${p.limit} character${p.limit === 1 ? '' : 's'} or more.`, code: 'length' };
+    case 'maxLength':
+      return { message: `This value is too long. It should have ${p.limit} characters or less.`, code: 'length' };
+    case 'format':
+      return { message: `This value is not a valid ${p.format}.`, code: 'format' };
+    case 'pattern':
+      return { message: 'This value is not valid.', code: 'pattern' };
+    case 'enum':
+    case 'const':
+      return { message: 'The value you selected is not a valid choice.', code: 'choice' };
+    default:
+      return { message: `This value is not valid (${error.message ?? error.keyword}).`, code: error.keyword };
+  }
+}
+
+const shared = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false }));
+
+/** A compiled body validator (compiled once, at startup) returning violations instead of ajv errors. */
+export class InputValidator {
+  readonly #validate: ValidateFunction;
+
+  constructor(schema: TSchema) {
+    this.#validate = shared.compile(schema);
+  }
+
+  violations(input: unknown): Violation[] {
+    if (this.#validate(input)) return [];
+    const out: Violation[] = [];
+    for (const error of this.#validate.errors ?? []) {
+      // anyOf (nullable) repeats the branch errors; report the type once.
+      if (error.keyword === 'anyOf') continue;
+      const v = { propertyPath: propertyPath(error), ...message(error) };
+      if (!out.some((o) => o.propertyPath === v.propertyPath && o.code === v.code)) out.push(v);
+    }
+    return out;
+  }
+}

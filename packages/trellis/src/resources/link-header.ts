@@ -1,0 +1,24 @@
+import type { FastifyRequest } from 'fastify';
+import type { PageLinks } from './pagination.ts';
+
+export const API_DOCUMENTATION_REL = 'http://www.w3.org/ns/hydra/core#apiDocumentation';
+
+/** `https://host`, from the request's scheme and Host (after trusted proxies). */
+export function originOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/** The Hydra API documentation link every API response carries (RFC 8288 §3, absolute target). */
+export function apiDocumentationLink(request: FastifyRequest): string {
+  return `<${originOf(request)}/docs.jsonld>; rel="${API_DOCUMENTATION_REL}"`;
+}
+
+/** RFC 8288 pagination links (first, last, prev, next) for formats without links in the body. */
+export function paginationLinks(request: FastifyRequest, links: PageLinks): string {
+  const origin = originOf(request);
+  const out = [`<${origin}${links.first}>; rel="first"`];
+  if (links.last !== null) out.push(`<${origin}${links.last}>; rel="last"`);
+  if (links.previous !== null) out.push(`<${origin}${links.previous}>; rel="prev"`);
+  if (links.next !== null) out.push(`<${origin}${links.next}>; rel="next"`);
+  return out.join(', ');
+}

@@ -1,0 +1,56 @@
+import type { ResourceDefinition } from './define-resource.ts';
+import { invalidFilter, parseBoolean } from './filters/invalid-filter.ts';
+import type { PaginationState, QueryParams } from './state-provider.ts';
+
+const POSITIVE = /^[1-9][0-9]{0,8}$/;
+
+function single(params: QueryParams, key: string): string | undefined {
+  const v = params[key];
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** `page`, `itemsPerPage` (capped by the maximum) and `partial` from the query string; 400 when unusable. */
+export function resolvePagination(resource: ResourceDefinition, params: QueryParams): PaginationState {
+  const options = resource.pagination;
+  if (!options.enabled) return { enabled: false, page: 1, itemsPerPage: 0, partial: false };
+  const rawPage = single(params, 'page');
+  if (rawPage !== undefined && !POSITIVE.test(rawPage)) throw invalidFilter('page', rawPage, 'expected a page number of 1 or more');
+  let itemsPerPage = options.itemsPerPage;
+  const rawItems = options.clientItemsPerPage ? single(params, 'itemsPerPage') : undefined;
+  if (rawItems !== undefined) {
+    if (!POSITIVE.test(rawItems)) throw invalidFilter('itemsPerPage', rawItems, 'expected a number of 1 or more');
+    itemsPerPage = Math.min(Number(rawItems), options.maximumItemsPerPage);
+  }
+  const rawPartial = options.clientPartial ? single(params, 'partial') : undefined;
+  const partial = rawPartial !== undefined ? parseBoolean('partial', rawPartial) : options.partial;
+  return { enabled: true, page: rawPage === undefined ? 1 : Number(rawPage), itemsPerPage, partial };
+}
+
+export interface PageLinks {
+  readonly self: string;
+  readonly first: string;
+  readonly last: string | null;
+  readonly previous: string | null;
+  readonly next: string | null;
+}
+
+/**
+ * The page's neighbours as paths with the request's other query parameters kept. Without a total
+ * (partial pagination) `last` is unknown and `next` exists when the page is full.
+ */
+export function pageLinks(path: string, search: string, state: PaginationState, totalItems: number | null, count: number): PageLinks {
+  const params = new URLSearchParams(search);
+  const at = (page: number) => {
+    params.set('page', String(page));
+    return `${path}?${params.toString()}`;
+  };
+  const lastPage = totalItems === null ? null : Math.max(1, Math.ceil(totalItems / state.itemsPerPage));
+  const hasNext = lastPage === null ? count >= state.itemsPerPage : state.page < lastPage;
+  return {
+    self: at(state.page),
+    first: at(1),
+    last: lastPage === null ? null : at(lastPage),
+    previous: state.page > 1 ? at(state.page - 1) : null,
+    next: hasNext ? at(state.page + 1) : null,
+  };
+}

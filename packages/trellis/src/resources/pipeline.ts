@@ -1,0 +1,215 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Format, Representation } from '../formats/format.ts';
+import { addVary } from '../http/vary.ts';
+import { HttpError } from '../kernel/http-error.ts';
+import { channels, publish } from '../observe/channels.ts';
+import { checkAccess } from '../security/check-access.ts';
+import type { Database } from '../data/database.ts';
+import { etagOf, ifMatchPasses, noneMatch } from './conditional.ts';
+import { denormalize, validationFailed } from './denormalize.ts';
+import { FormatNegotiator, splitExtension } from './format-negotiator.ts';
+import { InputValidator } from './input-validator.ts';
+import { apiDocumentationLink, paginationLinks } from './link-header.ts';
+import type { Operation } from './operation.ts';
+import { pageLinks, resolvePagination } from './pagination.ts';
+import type { ResourceRegistry } from './resource-registry.ts';
+import { isPage, type Item, type OperationContext, type Page, type PaginationState, type QueryParams } from './state-provider.ts';
+
+const NO_PAGINATION: PaginationState = { enabled: false, page: 1, itemsPerPage: 0, partial: false };
+const NO_EMBED: ReadonlySet<string> = new Set();
+
+/** Times the stages of one request and publishes each on `trellis:resource:stage`. */
+class StageClock {
+  readonly #request: FastifyRequest;
+  readonly #op: Operation;
+  readonly #observed = channels.resourceStage.hasSubscribers;
+  stage = 'negotiate';
+  #t0: number;
+
+  constructor(request: FastifyRequest, op: Operation) {
+    this.#request = request;
+    this.#op = op;
+    this.#t0 = this.#observed ? performance.now() : 0;
+  }
+
+  /** Ends the current stage with `outcome` and starts `next`. */
+  next(next: string, outcome: 'ok' | 'error' | 'skipped' = 'ok', detail?: Record<string, unknown>): void {
+    if (this.#observed) {
+      const now = performance.now();
+      const { stage } = this;
+      const durationMs = now - this.#t0;
+      publish('resourceStage', () => ({ request: this.#request, resource: this.#op.resource.name, operation: this.#op.name, stage, durationMs, outcome, ...(detail ? { detail } : {}) }));
+      this.#t0 = now;
+    }
+    this.stage = next;
+  }
+}
+
+function mediaTypeOf(request: FastifyRequest): string {
+  const raw = request.headers['content-type'];
+  if (raw === undefined) return '';
+  const semi = raw.indexOf(';');
+  return (semi < 0 ? raw : raw.slice(0, semi)).trim().toLowerCase();
+}
+
+function parseEmbed(op: Operation, query: QueryParams): ReadonlySet<string> {
+  const raw = query.embed;
+  if (raw === undefined) return NO_EMBED;
+  const names = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((s) => s.trim());
+  return new Set(names.filter((n) => op.resource.property.get(n)?.relation));
+}
+
+/**
+ * Runs one operation through the stages of kernel/lifecycle.md: negotiate, provide, security,
+ * deserialize, post-denormalize, validate, process, serialize. Built once per operation at
+ * startup (validators compiled, formats resolved); `handle` is the route handler.
+ */
+export class OperationPipeline {
+  readonly operation: Operation;
+  readonly #registry: ResourceRegistry;
+  readonly #db: Database;
+  readonly #negotiator: FormatNegotiator;
+  readonly #validator: InputValidator | null;
+  readonly #decoders: ReadonlyMap<string, Format>;
+  readonly #supportedInput: string;
+
+  constructor(operation: Operation, deps: { registry: ResourceRegistry; db: Database; negotiator: FormatNegotiator }) {
+    this.operation = operation;
+    this.#registry = deps.registry;
+    this.#db = deps.db;
+    this.#negotiator = deps.negotiator;
+    this.#validator = operation.deserialize ? new InputValidator(operation.resource.inputSchema) : null;
+    const decoders = new Map<string, Format>();
+    for (const mediaType of operation.inputMediaTypes) {
+      // Merge patches are plain JSON documents; JSON-LD keys in them are ignored like in JSON-LD bodies.
+      const format = deps.negotiator.formats.find((f) => f.mediaTypes.includes(mediaType)) ?? deps.negotiator.formats[0]!;
+      decoders.set(mediaType, format);
+    }
+    this.#decoders = decoders;
+    this.#supportedInput = operation.inputMediaTypes.map((m) => `"${m}"`).join(', ');
+  }
+
+  async handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const op = this.operation;
+    const clock = new StageClock(request, op);
+    try {
+      const params = request.params as Record<string, string>;
+      let extension = params.ext ?? null;
+      let routeParams = params;
+      if (extension === null && op.kind === 'item' && params.id !== undefined) {
+        const [id, ext] = splitExtension(params.id);
+        if (ext !== null) {
+          extension = ext;
+          routeParams = { ...params, id };
+        }
+      }
+      const { format, mediaType } = this.#negotiator.choose(request, extension);
+      // RFC 9110 §12.5.5: the representation depends on Accept.
+      addVary(reply, 'Accept');
+      let decoder: Format | undefined;
+      if (op.deserialize) {
+        const contentType = mediaTypeOf(request);
+        decoder = this.#decoders.get(contentType);
+        if (decoder === undefined) throw HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: this.#supportedInput });
+      }
+      clock.next('provide', 'ok', { format: format.name });
+
+      const query = request.query as QueryParams;
+      const collection = op.kind === 'collection' && op.method === 'GET';
+      const ctx: OperationContext = {
+        request,
+        db: this.#db,
+        registry: this.#registry,
+        params: routeParams,
+        query,
+        pagination: collection ? resolvePagination(op.resource, query) : NO_PAGINATION,
+        embed: parseEmbed(op, query),
+        previousObject: null,
+      };
+      let object: Item | null = null;
+      let page: Page | null = null;
+      if (op.read) {
+        const state = await op.provider.provide(op, ctx);
+        if (isPage(state)) page = state;
+        else object = state as Item | null;
+        if (op.kind === 'item' && object === null) throw HttpError.of('item_not_found', { iri: `${op.resource.path}/${routeParams.id}` });
+        clock.next('security');
+      } else clock.next('security', 'skipped');
+
+      if (op.security !== null) {
+        await checkAccess(request, { rule: op.security, message: op.securityMessage, stage: 'security', object, previousObject: null });
+        clock.next('deserialize');
+      } else clock.next('deserialize', 'skipped');
+
+      let data: Item | null = object;
+      let previousObject: Item | null = null;
+      if (op.deserialize) {
+        // Relations are immutable Refs, so a shallow copy is an unmodified deep copy of the loaded object.
+        previousObject = object === null ? null : { ...object };
+        const input = decoder!.decode(request.body, { resource: op.resource, registry: this.#registry });
+        data = await denormalize(input, op, this.#validator!, { ...ctx, previousObject });
+        clock.next('post_denormalize');
+        if (op.securityPostDenormalize !== null) {
+          await checkAccess(request, { rule: op.securityPostDenormalize, message: op.securityPostDenormalizeMessage, stage: 'post_denormalize', object: data, previousObject });
+          clock.next('validate');
+        } else clock.next('validate', 'skipped');
+        const rules = op.validate ? op.resource.validate : null;
+        if (rules !== null) {
+          const violations = await rules(data, { ...ctx, previousObject });
+          if (violations.length > 0) {
+            throw validationFailed(violations);
+          }
+          clock.next('process');
+        } else clock.next('process', 'skipped');
+      } else {
+        clock.next('post_denormalize', 'skipped');
+        clock.next('validate', 'skipped');
+        clock.next('process', 'skipped');
+      }
+
+      if (op.write) {
+        // RFC 9110 §13.1.1: a stale If-Match is a lost update; refuse it before writing.
+        if (object !== null && !ifMatchPasses(request.headers['if-match'], () => this.#currentEtags(object!, ctx))) {
+          throw HttpError.of('precondition_failed', { iri: `${op.resource.path}/${object.id}` });
+        }
+        const result = await op.processor.process(data ?? {}, op, { ...ctx, previousObject });
+        if (op.method !== 'DELETE') data = result;
+        clock.next('serialize');
+      } else clock.next('serialize', 'skipped');
+
+      if (!op.serialize || (op.method === 'DELETE' && op.write)) {
+        clock.next('done', 'skipped');
+        return reply.code(op.status === 200 ? 204 : op.status).send();
+      }
+      const embedded = ctx.embed.size > 0;
+      let body: string;
+      if (page !== null) {
+        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, searchOf(request.url), ctx.pagination, page.totalItems, page.items.length) : null;
+        const value: Representation = { kind: 'collection', items: page.items, totalItems: page.totalItems, links, itemsPerPage: ctx.pagination.itemsPerPage };
+        body = format.encode(value, { resource: op.resource, embedded });
+        if (links !== null && format.name === 'json') reply.header('link', `${apiDocumentationLink(request)}, ${paginationLinks(request, links)}`);
+      } else {
+        body = format.encode({ kind: 'item', item: data as Item }, { resource: op.resource, embedded });
+      }
+      const etag = etagOf(body);
+      reply.header('etag', etag);
+      clock.next('done');
+      if (op.method === 'GET' && !noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      if (op.method === 'POST' && op.status === 201 && data) reply.header('location', `${op.resource.path}/${(data as Item).id}`);
+      return reply.code(op.status).type(`${mediaType}; charset=utf-8`).send(body);
+    } catch (error) {
+      clock.next(clock.stage, 'error');
+      throw error;
+    }
+  }
+
+  /** The ETags the current object has in every format: If-Match holds if the client saw any of them. */
+  #currentEtags(object: Item, ctx: OperationContext): string[] {
+    return this.#negotiator.formats.map((f) => etagOf(f.encode({ kind: 'item', item: object }, { resource: this.operation.resource, embedded: ctx.embed.size > 0 })));
+  }
+}
+
+function searchOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
