@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Redaction } from './redact.ts';
+import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+
+test('credential headers are always redacted, others by key', () => {
+  const r = new Redaction(['password']);
+  assert.deepEqual(r.headers({ Authorization: 'Bearer abcd1234', cookie: 'sid=xyz987', 'set-cookie': ['a=1234567'], 'proxy-authorization': 'Basic qwerty', accept: 'text/html' }), {
+    Authorization: '[redacted]',
+    cookie: '[redacted]',
+    'set-cookie': '[redacted]',
+    'proxy-authorization': '[redacted]',
+    accept: 'text/html',
+  });
+});
+
+test('query values are redacted in URLs, and secrets are scrubbed from any text afterwards', () => {
+  const r = new Redaction(DEFAULT_SECRET_KEYS);
+  assert.equal(r.url('/login?user=ann&password=s3cr%20et!&api_key=k-123456'), '/login?user=ann&password=[redacted]&api_key=[redacted]');
+  r.headers({ authorization: 'Bearer tok-abcdef' });
+  assert.deepEqual(r.scrub({ message: 'GET /login?password=s3cr%20et! by s3cr et!', nested: ['key k-123456', 'tok-abcdef'] }), {
+    message: 'GET /login?password=[redacted] by [redacted]',
+    nested: ['key [redacted]', '[redacted]'],
+  });
+});
+
+test('body fields are redacted deeply, including whole secret objects', () => {
+  const r = new Redaction(['password', 'secret', 'credential']);
+  assert.deepEqual(r.fields({ name: 'a', password: 'hunter22', credentials: { user: 'bob', pin: 98765 }, list: [{ client_secret: 'zzz999' }] }), {
+    name: 'a',
+    password: '[redacted]',
+    credentials: '[redacted]',
+    list: [{ client_secret: '[redacted]' }],
+  });
+  assert.equal(r.scrub('bob typed 98765 and hunter22'), 'bob typed [redacted] and [redacted]');
+});

@@ -1,0 +1,86 @@
+/**
+ * The profiler as a new user meets it: a real server, one failing request, then the profiler pages
+ * in Chromium. Screenshots land in test-artifacts/ (git-ignored).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Browser } from 'playwright-core';
+import { Writable } from 'node:stream';
+import { createApp } from '../../src/app/create-app.ts';
+import { createLogger } from '../../src/logging/create-logger.ts';
+import { ARTIFACTS_DIR, CHROMIUM_PATH, browserSkipReason } from '../../src/testing/browser.ts';
+import { testConfig } from '../../src/testing/test-config.ts';
+
+const skip = browserSkipReason();
+
+/** Same launch as testing/browser.ts, without --user-data-dir (which playwright-core 1.65 refuses). */
+async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'] });
+}
+
+describe('profiler in a browser', { skip }, () => {
+  let app: FastifyInstance;
+  let browser: Browser;
+  let base: string;
+
+  before(async () => {
+    const config = testConfig({ LOG_LEVEL: 'debug' });
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    app = await createApp({ config, tls: null, logger: createLogger({ level: 'debug', captureRequestRecords: true, destination: sink }) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  test('a failing request, then /_profiler/latest: the 404 profile, its panels, its sub-request', async () => {
+    const res = await fetch(`${base}/robots.txt`);
+    assert.equal(res.status, 404);
+    const token = res.headers.get('x-debug-token')!;
+    assert.match(token, /^[0-9a-f]{6}$/);
+    assert.equal(res.headers.get('x-debug-token-link'), `${base}/_profiler/${token}`);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(`${base}/_profiler/latest`);
+      assert.equal(await page.locator('.pf-summary .pf-status').textContent(), '404');
+      assert.equal(await page.locator('.pf-summary strong.token').textContent(), token);
+      assert.match((await page.locator('.pf-summary h1').textContent())!, /GET\s*http:\/\/127\.0\.0\.1:\d+\/robots\.txt/);
+      assert.equal(await page.locator('.exception-message').first().textContent(), 'No route found for "GET /robots.txt"');
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'profiler-latest-exception.png'), fullPage: true });
+
+      await page.click('a[data-panel="request"]');
+      assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Request');
+      assert.ok(page.url().endsWith(`/_profiler/${token}?panel=request`));
+      await page.click('a[data-panel="time"]');
+      assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Performance');
+      assert.ok((await page.locator('.pf-timeline .row').count()) >= 5);
+      await page.click('a[data-panel="logs"]');
+      assert.match((await page.locator('.pf-panel').textContent())!, /NotFoundHttpException: "No route found for "GET \/robots\.txt""/);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'profiler-latest-logs.png'), fullPage: true });
+
+      await page.click('text=Forwarded to >> a');
+      assert.match((await page.locator('.pf-related').textContent())!, new RegExp(`Forwarded from ${token}`));
+
+      await page.goto(`${base}/_profiler/`);
+      assert.equal(await page.locator('.pf-results-count').textContent(), '2 results found');
+      assert.equal(await page.locator('table.pf-results tbody tr').count(), 2);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, 'profiler-search.png'), fullPage: true });
+
+      await page.fill('#token', token);
+      await page.click('form#search-form button[type=submit]');
+      assert.ok(page.url().endsWith(`/_profiler/${token}`));
+    } finally {
+      await page.close();
+    }
+  });
+});
