@@ -121,11 +121,14 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   });
 
   async function store(ctx: ProfileContext): Promise<void> {
+    // Sub-request tokens were drawn synchronously; check them before the parent names them.
+    for (const child of ctx.children) child.token = await issuer.confirm(child.token);
+    // Parent first: with equal start times, write order makes the sub-request the newer one.
+    await writer.write(await buildProfile(ctx, options.collectors));
     for (const child of ctx.children) {
       child.response = ctx.response;
-      child.token = await writer.write(await buildProfile(child, options.collectors));
+      await writer.write(await buildProfile(child, options.collectors));
     }
-    await writer.write(await buildProfile(ctx, options.collectors));
   }
 
   return () => unsubscribe.forEach((off) => off());

@@ -33,3 +33,14 @@ test('the issuer gives up, loudly, when every candidate is taken', async () => {
   const issuer = new TokenIssuer(async () => true);
   await assert.rejects(issuer.issue(4), { message: 'Could not find a free profile token in 4 attempts' });
 });
+
+test('a synchronously drawn token is replaced when the store already has it', async () => {
+  const stored = new Set<string>();
+  const issuer = new TokenIssuer(async (token) => stored.has(token));
+  const drawn = issuer.issueNow();
+  assert.equal(await issuer.confirm(drawn), drawn);
+  stored.add(drawn);
+  const replaced = await issuer.confirm(drawn);
+  assert.notEqual(replaced, drawn);
+  assert.match(replaced, /^[0-9a-f]{6}$/);
+});

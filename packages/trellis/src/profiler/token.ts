@@ -56,6 +56,19 @@ export class TokenIssuer {
     }
   }
 
+  /** Checks a token from `issueNow()` against the store; returns it, or a fresh one when it is taken. */
+  async confirm(token: string): Promise<string> {
+    let taken = false;
+    try {
+      taken = await this.#exists(token);
+    } catch {
+      taken = false;
+    }
+    if (!taken) return token;
+    this.#pending.delete(token);
+    return this.issue();
+  }
+
   /** Call once the profile is written (or dropped): the store now answers for the token. */
   release(token: string): void {
     this.#pending.delete(token);
