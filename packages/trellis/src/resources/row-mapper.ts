@@ -7,6 +7,8 @@ interface Column {
   readonly property: string;
   readonly column: string;
   readonly target: ResourceDefinition | null;
+  /** SQLite stores booleans as 0/1. */
+  readonly boolean: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export class RowMapper {
   constructor(resource: ResourceDefinition, registry: ResourceRegistry) {
     this.resource = resource;
     const columns = (props: typeof resource.properties) =>
-      props.map((p) => ({ property: p.name, column: p.column, target: p.relation ? registry.get(p.relation)! : null }));
+      props.map((p) => ({ property: p.name, column: p.column, target: p.relation ? registry.get(p.relation)! : null, boolean: p.type === 'boolean' }));
     this.#read = columns(resource.properties.filter((p) => !p.writeOnly));
     this.#write = columns(resource.properties.filter((p) => p.name !== 'id'));
     this.selectColumns = this.#read.map((c) => c.column);
@@ -33,7 +35,8 @@ export class RowMapper {
     const item: Item = {};
     for (const c of this.#read) {
       const v = row[c.column];
-      item[c.property] = c.target === null ? v : v === null || v === undefined ? null : new Ref(c.target, v as number | string);
+      if (c.target !== null) item[c.property] = v === null || v === undefined ? null : new Ref(c.target, v as number | string);
+      else item[c.property] = c.boolean && typeof v === 'number' ? v !== 0 : v;
     }
     return item;
   }

@@ -1,0 +1,6 @@
+import { postgresForTests } from '../../src/testing/services.ts';
+import { resourceSuite } from './resource-suite.ts';
+import { postgresBackend } from './fixtures.ts';
+
+const pg = await postgresForTests();
+resourceSuite(postgresBackend, pg.skip);
