@@ -25,6 +25,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS profiles_url USING fts5 (url, tokenize = 'tri
 `;
 
 const SUMMARY_COLUMNS = 'p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS statusCode, p.duration AS durationMs';
+const CANDIDATE_COLUMNS = 'p.seq, p.token, p.parent, p.ip, p.method, p.url, p.time, p.status, p.duration';
 
 interface Pending {
   readonly profile: Profile;
@@ -45,14 +46,16 @@ export function sqlitePathOf(dsn: string): string {
  * Indexes: time, (method, time), (status, time), (ip, time) — each implicitly ends with the rowid,
  * so "newest first" walks an index backwards and stops at `limit`. URL substrings go through an FTS5
  * trigram index; those results are ordered by write order, which is time order for everything the
- * profiler writes. Filters shorter than 3 characters cannot use trigrams and scan at most the
- * newest `shortUrlScan` rows. Retention deletes by rowid and time ranges: index range deletes.
+ * profiler writes. Combinations no single index answers (two exact filters, `mainOnly`, a URL
+ * filter shorter than a trigram) are checked on the newest `maxScan` (10,000) candidates of the
+ * driving index: bounded work, at the price of not finding older matches. Retention deletes by
+ * rowid and time ranges: index range deletes.
  */
 export class SqliteProfileStorage implements ProfileStorage {
   readonly #db: DatabaseSync;
   readonly #retention: RetentionOptions;
   readonly #now: () => number;
-  readonly #shortUrlScan: number;
+  readonly #maxScan: number;
   #pending: Pending[] = [];
   /** Rowids at or below this one are already gone, so trimming deletes only a fresh range. */
   #trimmedTo = 0;
@@ -66,14 +69,14 @@ export class SqliteProfileStorage implements ProfileStorage {
   readonly #deleteUrlsBefore: StatementSync;
   readonly #deleteBefore: StatementSync;
 
-  constructor(path: string, retention: RetentionOptions, options: { now?: () => number; shortUrlScan?: number } = {}) {
+  constructor(path: string, retention: RetentionOptions, options: { now?: () => number; maxScan?: number } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new DatabaseSync(path);
     this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
     this.#db.exec(SCHEMA);
     this.#retention = retention;
     this.#now = options.now ?? Date.now;
-    this.#shortUrlScan = options.shortUrlScan ?? 50_000;
+    this.#maxScan = options.maxScan ?? 10_000;
     this.#insert = this.#db.prepare(
       'INSERT OR IGNORE INTO profiles (token, parent, ip, method, url, time, status, duration, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -126,30 +129,59 @@ export class SqliteProfileStorage implements ProfileStorage {
   }
 
   #findSql(query: ProfileQuery): { sql: string; params: (string | number)[] } {
-    const where: string[] = ['p.time >= ?'];
-    const params: (string | number)[] = [this.#cutoff()];
-    if (query.token !== undefined) (where.push('p.token = ?'), params.push(query.token));
-    if (query.ip !== undefined) (where.push('p.ip = ?'), params.push(query.ip));
-    if (query.method !== undefined) (where.push('p.method = ?'), params.push(query.method));
-    if (query.statusCode !== undefined) (where.push('p.status = ?'), params.push(query.statusCode));
-    if (query.start !== undefined) (where.push('p.time >= ?'), params.push(query.start));
-    if (query.end !== undefined) (where.push('p.time < ?'), params.push(query.end));
-    if (query.mainOnly) where.push('p.parent IS NULL');
-    let sql: string;
+    type Cond = readonly [string, readonly (string | number)[]];
+    const time: Cond[] = [['p.time >= ?', [this.#cutoff()]]];
+    if (query.start !== undefined) time.push(['p.time >= ?', [query.start]]);
+    if (query.end !== undefined) time.push(['p.time < ?', [query.end]]);
+    // Exact filters, most selective first: the first one drives the index walk.
+    const exact: Cond[] = [];
+    if (query.token !== undefined) exact.push(['p.token = ?', [query.token]]);
+    if (query.ip !== undefined) exact.push(['p.ip = ?', [query.ip]]);
+    if (query.statusCode !== undefined) exact.push(['p.status = ?', [query.statusCode]]);
+    if (query.method !== undefined) exact.push(['p.method = ?', [query.method]]);
+    const rest: Cond[] = query.mainOnly ? [['p.parent IS NULL', []]] : [];
+    const where = (conds: readonly Cond[]) => ({ sql: conds.map((c) => c[0]).join(' AND ') || '1', params: conds.flatMap((c) => c[1]) });
+    const order = 'ORDER BY p.time DESC, p.seq DESC';
+
     if (query.url !== undefined && query.url.length >= 3) {
-      // An FTS5 phrase of one string matches it as a substring under the trigram tokenizer.
-      sql = `SELECT ${SUMMARY_COLUMNS} FROM profiles_url f JOIN profiles p ON p.seq = f.rowid
-        WHERE f.url MATCH ? AND ${where.join(' AND ')} ORDER BY f.rowid DESC LIMIT ?`;
-      params.unshift(`"${query.url.replaceAll('"', '""')}"`);
-    } else {
-      if (query.url !== undefined) {
-        where.push('instr(p.url, ?) > 0', 'p.seq > (SELECT coalesce(max(seq), 0) FROM profiles) - ?');
-        params.push(query.url, this.#shortUrlScan);
+      // An FTS5 phrase of one string matches it as a substring under the trigram tokenizer. A time
+      // window becomes a rowid window (rowids follow time), so the walk starts at the window.
+      const bounds: Cond[] = [['f.url MATCH ?', [`"${query.url.replaceAll('"', '""')}"`]]];
+      if (query.end !== undefined) bounds.push(['f.rowid <= coalesce((SELECT seq FROM profiles WHERE time < ? ORDER BY time DESC LIMIT 1), 0)', [query.end]]);
+      if (query.start !== undefined) bounds.push(['f.rowid >= coalesce((SELECT seq FROM profiles WHERE time >= ? ORDER BY time ASC LIMIT 1), 9e18)', [query.start]]);
+      const inner = where(bounds);
+      const residual = [...exact, ...rest];
+      if (residual.length === 0) {
+        const outer = where([...bounds, ...time]);
+        return {
+          sql: `SELECT ${SUMMARY_COLUMNS} FROM profiles_url f JOIN profiles p ON p.seq = f.rowid WHERE ${outer.sql} ORDER BY f.rowid DESC LIMIT ?`,
+          params: [...outer.params, query.limit],
+        };
       }
-      sql = `SELECT ${SUMMARY_COLUMNS} FROM profiles p WHERE ${where.join(' AND ')} ORDER BY p.time DESC, p.seq DESC LIMIT ?`;
+      // With other filters too, at most maxScan trigram matches are examined. The co-routine yields
+      // them newest first and is read in that order; an outer ORDER BY would sort all of them.
+      const outer = where([...time, ...residual]);
+      return {
+        sql: `SELECT ${SUMMARY_COLUMNS} FROM (SELECT rowid AS seq FROM profiles_url f WHERE ${inner.sql} ORDER BY rowid DESC LIMIT ?) m
+          JOIN profiles p ON p.seq = m.seq WHERE ${outer.sql} LIMIT ?`,
+        params: [...inner.params, this.#maxScan, ...outer.params, query.limit],
+      };
     }
-    params.push(query.limit);
-    return { sql, params };
+    if (query.url !== undefined) rest.push(['instr(p.url, ?) > 0', [query.url]]);
+    const [driving, ...others] = exact;
+    const residual = [...others, ...rest];
+    if (residual.length === 0) {
+      const all = where([...time, ...(driving ? [driving] : [])]);
+      return { sql: `SELECT ${SUMMARY_COLUMNS} FROM profiles p WHERE ${all.sql} ${order} LIMIT ?`, params: [...all.params, query.limit] };
+    }
+    // Filters no single index answers are checked on a bounded walk of the driving index: at most
+    // maxScan candidates, newest first, so a combination that matches nothing is never a full scan.
+    const inner = where([...time, ...(driving ? [driving] : [])]);
+    const outer = where(residual);
+    return {
+      sql: `SELECT ${SUMMARY_COLUMNS} FROM (SELECT ${CANDIDATE_COLUMNS} FROM profiles p WHERE ${inner.sql} ${order} LIMIT ?) p WHERE ${outer.sql} ${order} LIMIT ?`,
+      params: [...inner.params, this.#maxScan, ...outer.params, query.limit],
+    };
   }
 
   #cutoff(): number {
