@@ -253,7 +253,7 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
         assert.equal(denied.statusCode, 401);
         const res = await send('PATCH', '/novels/3', { price: 13.5, summary: null }, 'application/merge-patch+json', { 'x-role': 'editor' });
         assert.equal(res.statusCode, 200);
-        assert.deepEqual({ ...res.json(), '@context': undefined }, { '@context': undefined, '@id': '/novels/3', '@type': 'Novel', id: 3, title: 'The Dispossessed', summary: null, writer: '/writers/2', publishedOn: '1974-05-01', price: 13.5, available: true });
+        assert.deepEqual({ ...(res.json() as object), '@context': undefined }, { '@context': undefined, '@id': '/novels/3', '@type': 'Novel', id: 3, title: 'The Dispossessed', summary: null, writer: '/writers/2', publishedOn: '1974-05-01', price: 13.5, available: true });
         const { object, previousObject } = seen[0] as { object: Record<string, unknown>; previousObject: Record<string, unknown> };
         assert.equal(previousObject.price, 12);
         assert.equal(previousObject.summary, 'An ambiguous utopia');
