@@ -22,7 +22,8 @@ export class Ref {
     return `${this.resource.path}/${this.id}`;
   }
 
-  toJSON(): string {
-    return this.iri;
+  /** Plain JSON: the IRI, or the target's data when embedded. */
+  toJSON(): string | Item {
+    return this.data ?? this.iri;
   }
 }

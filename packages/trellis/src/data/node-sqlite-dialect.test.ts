@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { openDatabase } from './database.ts';
+import { subscribe } from '../observe/channels.ts';
+
+test('queries, RETURNING, booleans and transactions over node:sqlite', async () => {
+  const db = openDatabase('sqlite::memory:');
+  await db.schema.createTable('t').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('name', 'text').addColumn('flag', 'boolean').execute();
+  const inserted = await db.insertInto('t').values({ name: 'a', flag: true }).returning(['id', 'name', 'flag']).executeTakeFirstOrThrow();
+  assert.deepEqual({ ...inserted }, { id: 1, name: 'a', flag: 1 });
+  const result = await db.updateTable('t').set({ name: 'b' }).where('id', '=', 1).executeTakeFirst();
+  assert.equal(result.numUpdatedRows, 1n);
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ name: 'rolled back' }).execute();
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
+  const rows = await db.selectFrom('t').select('name').execute();
+  assert.deepEqual(rows.map((r) => r.name), ['b']);
+  // Concurrent transactions queue for the single connection instead of interleaving.
+  await Promise.all([1, 2, 3].map((n) => db.transaction().execute((trx) => trx.insertInto('t').values({ name: `c${n}` }).execute())));
+  assert.equal(Number((await db.selectFrom('t').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), 4);
+  await db.destroy();
+});
+
+test('LIKE is case-sensitive (the search filter makes insensitivity explicit) and every query is published', async () => {
+  const db = openDatabase('sqlite::memory:');
+  const seen: string[] = [];
+  const off = subscribe('dbQuery', (e) => seen.push(`${e.sql} ${JSON.stringify(e.parameters)}`));
+  const { rows } = await sql<{ r: number }>`select ${'Abc'} like ${'a%'} as r`.execute(db);
+  off();
+  assert.equal(rows[0]!.r, 0);
+  assert.deepEqual(seen, ['select ? like ? as r ["Abc","a%"]']);
+  await db.destroy();
+});
+
+test('an unsupported URL is refused with the accepted forms', () => {
+  assert.throws(() => openDatabase('mysql://x'), /Unsupported DATABASE_URL "mysql:\/\/x": expected sqlite:<file>, sqlite::memory: or postgres:\/\/…/);
+});
