@@ -12,7 +12,9 @@ import { testConfig } from '../../src/testing/index.ts';
 
 function h1(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string; alpn: string }> {
   return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port, path, headers, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], agent: false }, (res) => {
+    // ALPN offers only http/1.1, so the server's HTTP/1.1 fallback is what answers.
+    const options = { host: '127.0.0.1', port, path, headers, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], agent: false } as https.RequestOptions;
+    const req = https.request(options, (res) => {
       const alpn = String((res.socket as unknown as { alpnProtocol: string }).alpnProtocol);
       let body = '';
       res.on('data', (c) => (body += c));
