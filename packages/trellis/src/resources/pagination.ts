@@ -39,11 +39,17 @@ export interface PageLinks {
  * (partial pagination) `last` is unknown and `next` exists when the page is full.
  */
 export function pageLinks(path: string, search: string, state: PaginationState, totalItems: number | null, count: number): PageLinks {
-  const params = new URLSearchParams(search);
-  const at = (page: number) => {
-    params.set('page', String(page));
-    return `${path}?${params.toString()}`;
-  };
+  let at: (page: number) => string;
+  if (search === '' || /^page=\d+$/.test(search)) {
+    // The common case, without URLSearchParams' parse and re-encode.
+    at = (page) => `${path}?page=${page}`;
+  } else {
+    const params = new URLSearchParams(search);
+    at = (page) => {
+      params.set('page', String(page));
+      return `${path}?${params.toString()}`;
+    };
+  }
   const lastPage = totalItems === null ? null : Math.max(1, Math.ceil(totalItems / state.itemsPerPage));
   const hasNext = lastPage === null ? count >= state.itemsPerPage : state.page < lastPage;
   return {
