@@ -1,5 +1,124 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { stringify as toYaml } from 'yaml';
+import { OUTPUT_FORMATS } from '../formats/output-formats.ts';
+import { addVary } from '../http/vary.ts';
+import { negotiate } from '../http/negotiate.ts';
+import { HttpError } from '../kernel/http-error.ts';
+import { etagOf, noneMatch } from '../resources/conditional.ts';
+import type { ResourceDefinition } from '../resources/define-resource.ts';
+import { originOf } from '../resources/link-header.ts';
+import { ResourceRegistry } from '../resources/resource-registry.ts';
+import { assetUrl, docsAsset, SWAGGER_UI_VERSION } from './docs-assets.ts';
+import { hydraDocumentation } from './hydra-documentation.ts';
+import { openApiDocument } from './openapi-document.ts';
+import { DOCS_CONTENT_SECURITY_POLICY, swaggerUiPage } from './swagger-ui-page.ts';
 
-/** OpenAPI, Swagger UI, Hydra docs. Placeholder: built by the docs issue. */
-export const docsPlugin = fp(async (_app: FastifyInstance, _opts: { name: string; resources: readonly unknown[] }) => {}, { name: 'trellis-docs' });
+export interface DocsPluginOptions {
+  readonly name: string;
+  readonly resources: readonly unknown[];
+  /** The API version shown in the OpenAPI `info`; default 1.0.0. */
+  readonly version?: string;
+}
+
+const OPENAPI_JSON = ['application/json', 'application/vnd.openapi+json', 'application/vnd.oai.openapi+json'];
+const OPENAPI_YAML = ['application/yaml', 'application/vnd.oai.openapi'];
+/** What `/docs` speaks, in server preference order: the UI first, so `*\/*` gets it. */
+const DOCS_MEDIA_TYPES = ['text/html', ...OPENAPI_JSON, 'application/ld+json', ...OPENAPI_YAML];
+
+/**
+ * The API documentation: OpenAPI 3.1 at `/docs.json` and `/docs.yaml`, Hydra at `/docs.jsonld`,
+ * Swagger UI at `/docs` (its files under `/docs/assets/`), and `/` for browsers. The firewall
+ * leaves `/docs*` public (security/path-rule.ts). Documents are built once, on first request,
+ * from the resources and the routes the app really has.
+ */
+export const docsPlugin = fp(
+  async (app: FastifyInstance, opts: DocsPluginOptions) => {
+    let openapi: { json: string; yaml: string; etag: string; yamlEtag: string } | null = null;
+    const loginPath = () => (app.hasRoute({ method: 'POST', url: '/auth' }) ? '/auth' : null);
+    const documents = () => {
+      if (openapi === null) {
+        const registry = app.hasDecorator('resources') ? app.resources.registry : new ResourceRegistry(opts.resources as readonly ResourceDefinition[]);
+        const formats = app.hasDecorator('resources') ? app.resources.negotiator.formats : OUTPUT_FORMATS;
+        const login = loginPath();
+        const doc = openApiDocument({
+          name: opts.name,
+          version: opts.version,
+          registry,
+          formats,
+          // The security plugin's defaults: JWT bearer and X-API-Key always, Basic in debug only.
+          authentication: { loginPath: login, bearer: true, apiKey: true, basic: app.trellis.config.debug },
+        });
+        const json = JSON.stringify(doc);
+        const yaml = toYaml(doc, { aliasDuplicateObjects: false });
+        openapi = { json, yaml, etag: etagOf(json), yamlEtag: etagOf(yaml) };
+      }
+      return openapi;
+    };
+    const page = () => swaggerUiPage({ name: opts.name, specUrl: '/docs.json', loginPath: loginPath(), asset: assetUrl }).toString();
+
+    /** RFC 9110 §13.1.2: a client holding the current document gets 304 (Swagger UI reloads often). */
+    const send = (request: FastifyRequest, reply: FastifyReply, type: string, body: string, etag: string) => {
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (!noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type(type).send(body);
+    };
+    const sendOpenApi = (request: FastifyRequest, reply: FastifyReply, mediaType: string) => {
+      const docs = documents();
+      if (OPENAPI_YAML.includes(mediaType)) return send(request, reply, `${mediaType}; charset=utf-8`, docs.yaml, docs.yamlEtag);
+      return send(request, reply, `${mediaType}; charset=utf-8`, docs.json, docs.etag);
+    };
+    const sendHydra = (request: FastifyRequest, reply: FastifyReply) => {
+      const resources = app.hasDecorator('resources') ? app.resources.registry.resources : (opts.resources as readonly ResourceDefinition[]);
+      const body = JSON.stringify(hydraDocumentation(resources, { name: opts.name, vocab: `${originOf(request)}/docs.jsonld#` }));
+      return send(request, reply, 'application/ld+json; charset=utf-8', body, etagOf(body));
+    };
+    const sendPage = (reply: FastifyReply) =>
+      reply.header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page());
+
+    app.get('/docs', async (request, reply) => {
+      addVary(reply, 'Accept');
+      const mediaType = negotiate(request.headers.accept, DOCS_MEDIA_TYPES);
+      if (mediaType === null) throw HttpError.of('not_acceptable', { accept: request.headers.accept ?? '', supported: DOCS_MEDIA_TYPES.map((m) => `"${m}"`).join(', ') });
+      if (mediaType === 'text/html') return sendPage(reply);
+      if (mediaType === 'application/ld+json') return sendHydra(request, reply);
+      return sendOpenApi(request, reply, mediaType);
+    });
+    // The extension names the document; Accept only picks among the labels of that document.
+    app.get('/docs.json', async (request, reply) => {
+      addVary(reply, 'Accept');
+      return sendOpenApi(request, reply, negotiate(request.headers.accept, OPENAPI_JSON) ?? 'application/json');
+    });
+    app.get('/docs.yaml', async (request, reply) => {
+      addVary(reply, 'Accept');
+      return sendOpenApi(request, reply, negotiate(request.headers.accept, OPENAPI_YAML) ?? 'application/yaml');
+    });
+    app.get('/docs.jsonld', async (request, reply) => sendHydra(request, reply));
+
+    app.get('/docs/assets/:file', async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const asset = docsAsset(file);
+      if (asset === null) throw HttpError.of('route_not_found', { method: request.method, path: request.url.split('?')[0] });
+      const { v } = request.query as { v?: unknown };
+      // Versioned URLs (the page's) never change; a bare URL is revalidated.
+      const versioned = typeof v === 'string' && v.startsWith(`${SWAGGER_UI_VERSION}-`) && v.endsWith(asset.etag.slice(1, 9));
+      reply.header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+      reply.header('etag', asset.etag).header('x-content-type-options', 'nosniff');
+      addVary(reply, 'Accept-Encoding');
+      if (!noneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+      const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')) ? asset.gzip() : null;
+      if (gzip !== null) reply.header('content-encoding', 'gzip');
+      return reply.type(asset.type).send(gzip ?? asset.body);
+    });
+
+    // `/` is the entrypoint (app/entrypoint-plugin.ts); a browser asking for HTML (RFC 9110 §12.5.1) gets the docs UI instead.
+    const entrypointTypes = () => [...(app.hasDecorator('resources') ? app.resources.negotiator.mediaTypes : ['application/json']), 'text/html'];
+    app.addHook('onRequest', async (request, reply) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || (request.url !== '/' && !request.url.startsWith('/?'))) return;
+      if (negotiate(request.headers.accept, entrypointTypes()) !== 'text/html') return;
+      addVary(reply, 'Accept');
+      return sendPage(reply);
+    });
+  },
+  { name: 'trellis-docs' },
+);

@@ -1,0 +1,117 @@
+import { entrypointKey, HYDRA } from '../formats/jsonld/hydra-context.ts';
+import type { PropertyDefinition, PropertyType, ResourceDefinition } from '../resources/define-resource.ts';
+import type { Operation } from '../resources/operation.ts';
+import { operationId } from './operation-object.ts';
+
+const RANGES: Readonly<Record<PropertyType, string>> = {
+  string: 'xmls:string',
+  integer: 'xmls:integer',
+  number: 'xmls:decimal',
+  boolean: 'xmls:boolean',
+  date: 'xmls:date',
+  'date-time': 'xmls:dateTime',
+  iri: 'xmls:anyURI',
+  array: 'rdf:List',
+  object: 'rdf:JSON',
+};
+
+/** schema.org action types, as API Platform tags Hydra operations. */
+const ACTIONS: Readonly<Record<string, string>> = { GET: 'schema:FindAction', POST: 'schema:CreateAction', PUT: 'schema:ReplaceAction', PATCH: 'schema:UpdateAction', DELETE: 'schema:DeleteAction' };
+
+function supportedOperation(op: Operation): Record<string, unknown> {
+  const cls = `#${op.resource.name}`;
+  const collection = op.kind === 'collection' && op.method === 'GET';
+  return {
+    '@type': ['hydra:Operation', ACTIONS[op.method] ?? 'schema:Action'],
+    'hydra:method': op.method,
+    // The OpenAPI operationId: the same operation under the same name in both documents.
+    'hydra:title': operationId(op),
+    'rdfs:label': op.description,
+    ...(op.deserialize ? { expects: cls } : {}),
+    returns: !op.serialize || op.method === 'DELETE' ? 'owl:Nothing' : collection ? 'hydra:Collection' : cls,
+  };
+}
+
+function supportedProperty(resource: ResourceDefinition, p: PropertyDefinition): Record<string, unknown> {
+  const description = (p.schema as { description?: unknown }).description;
+  return {
+    '@type': 'hydra:SupportedProperty',
+    'hydra:property': {
+      // Resolves to <origin>/docs.jsonld#Book/title: the IRI /contexts/Book maps `title` to.
+      '@id': `#${resource.name}/${p.name}`,
+      '@type': p.relation ? 'hydra:Link' : 'rdf:Property',
+      'rdfs:label': p.name,
+      domain: `#${resource.name}`,
+      range: p.relation ? `#${p.relation}` : RANGES[p.type],
+    },
+    'hydra:title': p.name,
+    'hydra:required': p.required,
+    'hydra:readable': !p.writeOnly,
+    'hydra:writeable': !p.readOnly,
+    ...(typeof description === 'string' ? { 'hydra:description': description } : {}),
+  };
+}
+
+const listed = (r: ResourceDefinition) => r.operations.some((o) => o.name === 'getCollection');
+
+/**
+ * The Hydra API documentation (`/docs.jsonld`, the target of every response's
+ * `rel="http://www.w3.org/ns/hydra/core#apiDocumentation"` link): one class per resource with its
+ * properties and item operations, and the Entrypoint class whose collection links carry the
+ * collection operations. Class and property IRIs are the ones the JSON-LD contexts resolve to, and
+ * operations are titled with their OpenAPI operationId.
+ */
+export function hydraDocumentation(resources: readonly ResourceDefinition[], options: { name: string; vocab: string }): Record<string, unknown> {
+  const classes: Record<string, unknown>[] = resources.map((r) => ({
+    '@id': `#${r.name}`,
+    '@type': 'hydra:Class',
+    'rdfs:label': r.name,
+    'hydra:title': r.name,
+    ...(r.description ? { 'hydra:description': r.description } : {}),
+    'hydra:supportedProperty': r.properties.map((p) => supportedProperty(r, p)),
+    // Collection operations of a listed resource hang on its entrypoint link instead.
+    'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'item' || !listed(r)).map(supportedOperation),
+  }));
+  const entrypoint = {
+    '@id': '#Entrypoint',
+    '@type': 'hydra:Class',
+    'rdfs:label': 'Entrypoint',
+    'hydra:title': 'Entrypoint',
+    'hydra:supportedProperty': resources.filter(listed).map((r) => ({
+      '@type': 'hydra:SupportedProperty',
+      'hydra:property': {
+        '@id': `#Entrypoint/${entrypointKey(r)}`,
+        '@type': 'hydra:Link',
+        'rdfs:label': `The collection of ${r.name} resources`,
+        domain: '#Entrypoint',
+        range: 'hydra:Collection',
+        'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'collection').map(supportedOperation),
+      },
+      'hydra:title': `The collection of ${r.name} resources`,
+      'hydra:readable': true,
+      'hydra:writeable': false,
+    })),
+    'hydra:supportedOperation': [{ '@type': 'hydra:Operation', 'hydra:method': 'GET', 'hydra:title': 'Entrypoint_get', 'rdfs:label': 'The API entrypoint.', returns: '#Entrypoint' }],
+  };
+  return {
+    '@context': {
+      '@vocab': options.vocab,
+      hydra: HYDRA,
+      rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+      rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+      xmls: 'http://www.w3.org/2001/XMLSchema#',
+      owl: 'http://www.w3.org/2002/07/owl#',
+      schema: 'https://schema.org/',
+      domain: { '@id': 'rdfs:domain', '@type': '@id' },
+      range: { '@id': 'rdfs:range', '@type': '@id' },
+      expects: { '@id': 'hydra:expects', '@type': '@id' },
+      returns: { '@id': 'hydra:returns', '@type': '@id' },
+    },
+    '@id': '/docs.jsonld',
+    '@type': 'hydra:ApiDocumentation',
+    'hydra:title': options.name,
+    'hydra:description': 'Also as OpenAPI 3.1 at /docs.json, and interactive at /docs.',
+    'hydra:entrypoint': { '@id': '/' },
+    'hydra:supportedClass': [...classes, entrypoint],
+  };
+}
