@@ -24,8 +24,6 @@ export async function buildProfile(ctx: ProfileContext, collectors: readonly Dat
     }
   }
   const url = ctx.redaction.url(absoluteUrl(ctx));
-  // JSON round trip: what is stored is exactly what JSON can carry, whatever a collector returned.
-  const collected = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
   return {
     token: ctx.token,
     parent: ctx.parentToken,
@@ -37,6 +35,7 @@ export async function buildProfile(ctx: ProfileContext, collectors: readonly Dat
     statusCode: ctx.statusCode,
     durationMs: Math.round(ctx.durationMs * 1000) / 1000,
     children: ctx.children.map((c) => c.token),
-    collectors: ctx.redaction.scrub(collected),
+    // Stores serialise to JSON, so what is read back is what JSON can carry of a collector's data.
+    collectors: ctx.redaction.scrub(data),
   };
 }

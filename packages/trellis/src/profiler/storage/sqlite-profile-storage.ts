@@ -21,7 +21,8 @@ CREATE INDEX IF NOT EXISTS profiles_time ON profiles (time);
 CREATE INDEX IF NOT EXISTS profiles_method_time ON profiles (method, time);
 CREATE INDEX IF NOT EXISTS profiles_status_time ON profiles (status, time);
 CREATE INDEX IF NOT EXISTS profiles_ip_time ON profiles (ip, time);
-CREATE VIRTUAL TABLE IF NOT EXISTS profiles_url USING fts5 (url, tokenize = 'trigram');
+CREATE VIRTUAL TABLE IF NOT EXISTS profiles_url_0 USING fts5 (url, tokenize = 'trigram', content = '');
+CREATE VIRTUAL TABLE IF NOT EXISTS profiles_url_1 USING fts5 (url, tokenize = 'trigram', content = '');
 `;
 
 const SUMMARY_COLUMNS = 'p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS statusCode, p.duration AS durationMs';
@@ -41,7 +42,7 @@ export function sqlitePathOf(dsn: string): string {
 /**
  * The default store (`PROFILER_DSN=sqlite:var/profiler.db`): one row per profile with the indexed
  * summary columns and the whole profile as a JSON blob, WAL journal. Writes are queued and committed
- * in one transaction per event-loop turn, so request handling never waits on the disk.
+ * in one transaction per 10 ms window, so request handling never waits on the disk.
  *
  * Indexes: time, (method, time), (status, time), (ip, time) — each implicitly ends with the rowid,
  * so "newest first" walks an index backwards and stops at `limit`. URL substrings go through an FTS5
@@ -56,20 +57,23 @@ export class SqliteProfileStorage implements ProfileStorage {
   readonly #retention: RetentionOptions;
   readonly #now: () => number;
   readonly #maxScan: number;
+  readonly #batchWindowMs: number;
+  readonly #statements = new Map<string, StatementSync>();
   #pending: Pending[] = [];
+  /** When expired profiles were last deleted: at most once a second, not on every batch. */
+  #expiredAt = 0;
   /** Rowids at or below this one are already gone, so trimming deletes only a fresh range. */
   #trimmedTo = 0;
   #scheduled = false;
   readonly #insert: StatementSync;
-  readonly #insertUrl: StatementSync;
+  readonly #insertUrl: readonly [StatementSync, StatementSync];
+  readonly #clearUrls: readonly [StatementSync, StatementSync];
   readonly #read: StatementSync;
   readonly #top: StatementSync;
   readonly #deleteBelow: StatementSync;
-  readonly #deleteUrlsBelow: StatementSync;
-  readonly #deleteUrlsBefore: StatementSync;
   readonly #deleteBefore: StatementSync;
 
-  constructor(path: string, retention: RetentionOptions, options: { now?: () => number; maxScan?: number } = {}) {
+  constructor(path: string, retention: RetentionOptions, options: { now?: () => number; maxScan?: number; batchWindowMs?: number } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new DatabaseSync(path);
     this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
@@ -77,15 +81,15 @@ export class SqliteProfileStorage implements ProfileStorage {
     this.#retention = retention;
     this.#now = options.now ?? Date.now;
     this.#maxScan = options.maxScan ?? 10_000;
+    this.#batchWindowMs = options.batchWindowMs ?? 10;
     this.#insert = this.#db.prepare(
       'INSERT OR IGNORE INTO profiles (token, parent, ip, method, url, time, status, duration, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    this.#insertUrl = this.#db.prepare('INSERT INTO profiles_url (rowid, url) VALUES (?, ?)');
+    this.#insertUrl = [0, 1].map((g) => this.#db.prepare(`INSERT INTO profiles_url_${g} (rowid, url) VALUES (?, ?)`)) as unknown as [StatementSync, StatementSync];
+    this.#clearUrls = [0, 1].map((g) => this.#db.prepare(`INSERT INTO profiles_url_${g} (profiles_url_${g}) VALUES ('delete-all')`)) as unknown as [StatementSync, StatementSync];
     this.#read = this.#db.prepare('SELECT data FROM profiles WHERE token = ? AND time >= ?');
     this.#top = this.#db.prepare('SELECT coalesce(max(seq), 0) AS top FROM profiles');
     this.#deleteBelow = this.#db.prepare('DELETE FROM profiles WHERE seq > ? AND seq <= ?');
-    this.#deleteUrlsBelow = this.#db.prepare('DELETE FROM profiles_url WHERE rowid > ? AND rowid <= ?');
-    this.#deleteUrlsBefore = this.#db.prepare('DELETE FROM profiles_url WHERE rowid IN (SELECT seq FROM profiles WHERE time < ?)');
     this.#deleteBefore = this.#db.prepare('DELETE FROM profiles WHERE time < ?');
   }
 
@@ -94,7 +98,8 @@ export class SqliteProfileStorage implements ProfileStorage {
       this.#pending.push({ profile, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        setImmediate(() => this.#flush());
+        // A short window gathers many profiles into one transaction under load.
+        setTimeout(() => this.#flush(), this.#batchWindowMs);
       }
     });
   }
@@ -107,19 +112,34 @@ export class SqliteProfileStorage implements ProfileStorage {
   // read and find do not flush queued writes: the contract promises visibility once `write`
   // resolves, and the profiler checks token freshness with `find` on every request.
   async find(query: ProfileQuery): Promise<ProfileSummary[]> {
-    const { sql, params } = this.#findSql(query);
-    return this.#db.prepare(sql).all(...params).map((row) => ({ ...(row as object) }) as ProfileSummary);
+    if (query.url === undefined || query.url.length < 3) return this.#run(this.#findSql(query, 0));
+    // URL searches read the current trigram generation, then the older one for what is missing:
+    // generations split the rowids, so the newer one's matches are all newer than the older one's.
+    const current = this.#generation((this.#top.get() as { top: number }).top);
+    const found = this.#run(this.#findSql(query, current));
+    if (found.length < query.limit) found.push(...this.#run(this.#findSql({ ...query, limit: query.limit - found.length }, current === 0 ? 1 : 0)));
+    return found;
+  }
+
+  #run({ sql, params }: { sql: string; params: (string | number)[] }): ProfileSummary[] {
+    return this.#statement(sql).all(...params).map((row) => ({ ...(row as object) }) as ProfileSummary);
+  }
+
+  /** Which trigram table holds a rowid: they alternate every `maxProfiles` rows. */
+  #generation(seq: number): 0 | 1 {
+    return (Math.floor(seq / this.#retention.maxProfiles) % 2) as 0 | 1;
   }
 
   /** SQLite's plan for a query, so tests and benchmarks can check that no full scan happens. */
   explain(query: ProfileQuery): string[] {
-    const { sql, params } = this.#findSql(query);
+    const { sql, params } = this.#findSql(query, 0);
     return this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((r) => String((r as { detail: unknown }).detail));
   }
 
   async purge(): Promise<void> {
     this.#flush();
-    this.#db.exec('DELETE FROM profiles; DELETE FROM profiles_url;');
+    this.#db.exec('DELETE FROM profiles');
+    for (const clear of this.#clearUrls) clear.run();
     this.#trimmedTo = 0;
   }
 
@@ -128,7 +148,8 @@ export class SqliteProfileStorage implements ProfileStorage {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  #findSql(query: ProfileQuery): { sql: string; params: (string | number)[] } {
+  #findSql(query: ProfileQuery, generation: 0 | 1): { sql: string; params: (string | number)[] } {
+    const urls = `profiles_url_${generation}`;
     type Cond = readonly [string, readonly (string | number)[]];
     const time: Cond[] = [['p.time >= ?', [this.#cutoff()]]];
     if (query.start !== undefined) time.push(['p.time >= ?', [query.start]]);
@@ -154,7 +175,7 @@ export class SqliteProfileStorage implements ProfileStorage {
       if (residual.length === 0) {
         const outer = where([...bounds, ...time]);
         return {
-          sql: `SELECT ${SUMMARY_COLUMNS} FROM profiles_url f JOIN profiles p ON p.seq = f.rowid WHERE ${outer.sql} ORDER BY f.rowid DESC LIMIT ?`,
+          sql: `SELECT ${SUMMARY_COLUMNS} FROM ${urls} f JOIN profiles p ON p.seq = f.rowid WHERE ${outer.sql} ORDER BY f.rowid DESC LIMIT ?`,
           params: [...outer.params, query.limit],
         };
       }
@@ -162,7 +183,7 @@ export class SqliteProfileStorage implements ProfileStorage {
       // them newest first and is read in that order; an outer ORDER BY would sort all of them.
       const outer = where([...time, ...residual]);
       return {
-        sql: `SELECT ${SUMMARY_COLUMNS} FROM (SELECT rowid AS seq FROM profiles_url f WHERE ${inner.sql} ORDER BY rowid DESC LIMIT ?) m
+        sql: `SELECT ${SUMMARY_COLUMNS} FROM (SELECT rowid AS seq FROM ${urls} f WHERE ${inner.sql} ORDER BY rowid DESC LIMIT ?) m
           JOIN profiles p ON p.seq = m.seq WHERE ${outer.sql} LIMIT ?`,
         params: [...inner.params, this.#maxScan, ...outer.params, query.limit],
       };
@@ -184,6 +205,17 @@ export class SqliteProfileStorage implements ProfileStorage {
     };
   }
 
+  /** Prepared once per query shape (there are a few dozen at most): `find` runs on every request. */
+  #statement(sql: string): StatementSync {
+    let stmt = this.#statements.get(sql);
+    if (!stmt) {
+      if (this.#statements.size > 256) this.#statements.clear();
+      stmt = this.#db.prepare(sql);
+      this.#statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
   #cutoff(): number {
     return this.#now() - this.#retention.ttlSeconds * 1000;
   }
@@ -202,7 +234,12 @@ export class SqliteProfileStorage implements ProfileStorage {
           outcomes.push(new TokenTakenError(p.token));
           continue;
         }
-        this.#insertUrl.run(result.lastInsertRowid, p.url);
+        const seq = Number(result.lastInsertRowid);
+        const generation = this.#generation(seq);
+        // The first row of a generation clears its table: what it held is two generations old,
+        // so every one of those profiles has already been trimmed.
+        if (seq % this.#retention.maxProfiles === 0) this.#clearUrls[generation].run();
+        this.#insertUrl[generation].run(seq, p.url);
         outcomes.push(null);
       }
       this.#enforceRetention();
@@ -221,11 +258,13 @@ export class SqliteProfileStorage implements ProfileStorage {
     const keepAbove = top - this.#retention.maxProfiles;
     if (keepAbove > this.#trimmedTo) {
       this.#deleteBelow.run(this.#trimmedTo, keepAbove);
-      this.#deleteUrlsBelow.run(this.#trimmedTo, keepAbove);
       this.#trimmedTo = keepAbove;
     }
+    // Expired rows are invisible to read and find already; deleting them is housekeeping.
+    const now = this.#now();
+    if (now - this.#expiredAt < 1000) return;
+    this.#expiredAt = now;
     const cutoff = this.#cutoff();
-    this.#deleteUrlsBefore.run(cutoff);
     this.#deleteBefore.run(cutoff);
   }
 }
