@@ -14,7 +14,7 @@ function entrypoint(resources: readonly ResourceDefinition[], name: string, secu
   const hal = { type: 'object', properties: { href: iri }, required: ['href'] };
   return {
     get: {
-      operationId: 'Entrypoint_get',
+      operationId: 'getEntrypoint',
       tags: ['Entrypoint'],
       summary: 'The API entrypoint: a link to every collection.',
       responses: {
@@ -45,7 +45,7 @@ function contexts(resources: readonly ResourceDefinition[], security: SecuritySc
   const names = ['Entrypoint', 'Error', ...resources.map((r) => r.name)];
   return {
     get: {
-      operationId: 'Context_get',
+      operationId: 'getContext',
       tags: ['JSON-LD'],
       summary: 'A JSON-LD context: the terms of a resource, resolved against the Hydra documentation (/docs.jsonld).',
       parameters: [{ name: 'name', in: 'path', required: true, description: 'A resource name, Entrypoint or Error (optionally with `.jsonld`).', schema: { type: 'string', enum: names } }],
@@ -62,7 +62,7 @@ function contexts(resources: readonly ResourceDefinition[], security: SecuritySc
 function login(path: string): JsonSchema {
   return {
     post: {
-      operationId: 'Authentication_login',
+      operationId: 'login',
       tags: ['Authentication'],
       summary: 'Exchanges an e-mail and password for a JWT (use it with the Authorize button, scheme bearerAuth).',
       requestBody: {
@@ -110,10 +110,10 @@ function documentation(): Record<string, JsonSchema> {
   const yaml = { 'application/yaml': 'OpenAPI 3.1 as YAML' };
   const hydra = { 'application/ld+json': 'Hydra API documentation' };
   return {
-    '/docs': op('Documentation_get', 'This documentation: Swagger UI for browsers, else the document the Accept header names.', { 'text/html': 'Swagger UI', ...openapi, ...hydra, ...yaml }),
-    '/docs.json': op('Documentation_openapi', 'This OpenAPI document.', openapi),
-    '/docs.yaml': op('Documentation_openapiYaml', 'This OpenAPI document as YAML.', yaml),
-    '/docs.jsonld': op('Documentation_hydra', 'The Hydra API documentation, target of every response\'s apiDocumentation link.', hydra),
+    '/docs': op('getDocumentation', 'This documentation: Swagger UI for browsers, else the document the Accept header names.', { 'text/html': 'Swagger UI', ...openapi, ...hydra, ...yaml }),
+    '/docs.json': op('getOpenApi', 'This OpenAPI document.', openapi),
+    '/docs.yaml': op('getOpenApiYaml', 'This OpenAPI document as YAML.', yaml),
+    '/docs.jsonld': op('getHydraDocumentation', 'The Hydra API documentation, target of every response\'s apiDocumentation link.', hydra),
   };
 }
 

@@ -91,7 +91,7 @@ export function hydraDocumentation(resources: readonly ResourceDefinition[], opt
       'hydra:readable': true,
       'hydra:writeable': false,
     })),
-    'hydra:supportedOperation': [{ '@type': 'hydra:Operation', 'hydra:method': 'GET', 'hydra:title': 'Entrypoint_get', 'rdfs:label': 'The API entrypoint.', returns: '#Entrypoint' }],
+    'hydra:supportedOperation': [{ '@type': 'hydra:Operation', 'hydra:method': 'GET', 'hydra:title': 'getEntrypoint', 'rdfs:label': 'The API entrypoint.', returns: '#Entrypoint' }],
   };
   return {
     '@context': {

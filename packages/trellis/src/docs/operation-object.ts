@@ -27,8 +27,11 @@ function outputSchema(op: Operation, format: Format, collection: boolean): JsonS
 
 const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
 
-/** `Book_getCollection`: stable, unique, readable in generated clients. */
-export const operationId = (op: Operation): string => `${op.resource.name}_${op.name}`;
+/**
+ * `getBookCollection`, `patchBook`: stable, unique, readable in generated clients. No `_`:
+ * Swagger UI's deep links would read it as an escaped space.
+ */
+export const operationId = (op: Operation): string => (op.name === 'getCollection' ? `get${op.resource.name}Collection` : `${op.name}${op.resource.name}`);
 
 /**
  * One resource operation as an OpenAPI Operation Object: parameters, the request body per
