@@ -26,7 +26,6 @@ export async function securedApp(env: Record<string, string> = {}, security: Sec
   app.get('/books', async () => ({ books: [] }));
   app.get('/admin/stats', async () => ({ users: 3 }));
   app.get('/me', async (request) => ({ user: request.user }));
-  app.get('/docs', async () => 'docs');
   extraRoutes?.(app);
   await app.ready();
   return app;
