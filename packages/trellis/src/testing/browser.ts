@@ -3,8 +3,7 @@
  * downloaded browser). Where it is missing the suite is skipped with a line saying so, unless
  * TRELLIS_REQUIRE_BROWSER=1 (set by CI), which makes it a failure.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 
@@ -18,6 +17,7 @@ export function browserSkipReason(): string | false {
   return reason;
 }
 
+/** Playwright gives each launch a fresh temporary profile (it refuses a --user-data-dir here). */
 export async function launchBrowser(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
@@ -31,7 +31,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'trellis-chromium-'))}`,
     ],
   });
 }
