@@ -28,6 +28,7 @@ export class AutocannonLoadGenerator implements LoadGenerator {
           body: request.body,
           connections: options.connections,
           duration: options.durationSeconds,
+          ...(options.requests !== undefined && { amount: options.requests }),
         },
         (err, res) => (err ? reject(err) : resolve(res)),
       );

@@ -48,5 +48,13 @@ for (const [name, make] of generators) {
       assert.equal(result.errors, 0);
       assert.deepEqual(seen[0], { method: 'POST', url: '/things?x=1', auth: 'Bearer abc', body: '{"a":1}' });
     });
+
+    test('stops after a request count when given one', async (t) => {
+      const generator = await make();
+      if (typeof generator === 'string') return t.skip(generator);
+      const result = await generator.run(baseUrl, { method: 'GET', path: '/' }, { durationSeconds: 30, connections: 2, requests: 500 });
+      // In-flight requests on the other connections may still complete.
+      assert.ok(result.requests >= 500 && result.requests <= 510, `completed ${result.requests} requests`);
+    });
   });
 }

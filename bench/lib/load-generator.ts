@@ -10,6 +10,8 @@ export interface LoadRequest {
 export interface LoadOptions {
   readonly durationSeconds: number;
   readonly connections: number;
+  /** Stop after about this many responses instead (durationSeconds is then only a ceiling). */
+  readonly requests?: number;
 }
 
 export interface LoadResult {
@@ -24,7 +26,8 @@ export interface LoadResult {
 /**
  * Drives a server at `baseUrl` with one request over keep-alive connections for a fixed time.
  * Contract: `run` resolves after about `durationSeconds` with the completed request count, the
- * rate over the run, and p50/p99 latency in milliseconds; it rejects if the tool cannot start.
+ * rate over the run, and p50/p99 latency in milliseconds; with `requests`, it stops once that many
+ * responses arrived (a few more may complete on other connections); it rejects if the tool cannot start.
  * Implementations: wrk (preferred: written in C, it leaves more of a 2-core box to the server)
  * and autocannon (pure Node, always available).
  */
