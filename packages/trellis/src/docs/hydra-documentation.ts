@@ -18,8 +18,8 @@ const RANGES: Readonly<Record<PropertyType, string>> = {
 /** schema.org action types, as API Platform tags Hydra operations. */
 const ACTIONS: Readonly<Record<string, string>> = { GET: 'schema:FindAction', POST: 'schema:CreateAction', PUT: 'schema:ReplaceAction', PATCH: 'schema:UpdateAction', DELETE: 'schema:DeleteAction' };
 
-function supportedOperation(op: Operation): Record<string, unknown> {
-  const cls = `#${op.resource.name}`;
+function supportedOperation(op: Operation, vocab: string): Record<string, unknown> {
+  const cls = `${vocab}${op.resource.name}`;
   const collection = op.kind === 'collection' && op.method === 'GET';
   return {
     '@type': ['hydra:Operation', ACTIONS[op.method] ?? 'schema:Action'],
@@ -32,17 +32,18 @@ function supportedOperation(op: Operation): Record<string, unknown> {
   };
 }
 
-function supportedProperty(resource: ResourceDefinition, p: PropertyDefinition): Record<string, unknown> {
+function supportedProperty(resource: ResourceDefinition, p: PropertyDefinition, vocab: string): Record<string, unknown> {
   const description = (p.schema as { description?: unknown }).description;
   return {
     '@type': 'hydra:SupportedProperty',
     'hydra:property': {
-      // Resolves to <origin>/docs.jsonld#Book/title: the IRI /contexts/Book maps `title` to.
-      '@id': `#${resource.name}/${p.name}`,
+      // Exactly the IRI /contexts/Book maps `title` to (a relative `#Book/title` would resolve
+      // against the document URL, which drops a default port the vocabulary keeps).
+      '@id': `${vocab}${resource.name}/${p.name}`,
       '@type': p.relation ? 'hydra:Link' : 'rdf:Property',
       'rdfs:label': p.name,
-      domain: `#${resource.name}`,
-      range: p.relation ? `#${p.relation}` : RANGES[p.type],
+      domain: `${vocab}${resource.name}`,
+      range: p.relation ? `${vocab}${p.relation}` : RANGES[p.type],
     },
     'hydra:title': p.name,
     'hydra:required': p.required,
@@ -62,36 +63,37 @@ const listed = (r: ResourceDefinition) => r.operations.some((o) => o.name === 'g
  * operations are titled with their OpenAPI operationId.
  */
 export function hydraDocumentation(resources: readonly ResourceDefinition[], options: { name: string; vocab: string }): Record<string, unknown> {
+  const { vocab } = options;
   const classes: Record<string, unknown>[] = resources.map((r) => ({
-    '@id': `#${r.name}`,
+    '@id': `${vocab}${r.name}`,
     '@type': 'hydra:Class',
     'rdfs:label': r.name,
     'hydra:title': r.name,
     ...(r.description ? { 'hydra:description': r.description } : {}),
-    'hydra:supportedProperty': r.properties.map((p) => supportedProperty(r, p)),
+    'hydra:supportedProperty': r.properties.map((p) => supportedProperty(r, p, vocab)),
     // Collection operations of a listed resource hang on its entrypoint link instead.
-    'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'item' || !listed(r)).map(supportedOperation),
+    'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'item' || !listed(r)).map((o) => supportedOperation(o, vocab)),
   }));
   const entrypoint = {
-    '@id': '#Entrypoint',
+    '@id': `${vocab}Entrypoint`,
     '@type': 'hydra:Class',
     'rdfs:label': 'Entrypoint',
     'hydra:title': 'Entrypoint',
     'hydra:supportedProperty': resources.filter(listed).map((r) => ({
       '@type': 'hydra:SupportedProperty',
       'hydra:property': {
-        '@id': `#Entrypoint/${entrypointKey(r)}`,
+        '@id': `${vocab}Entrypoint/${entrypointKey(r)}`,
         '@type': 'hydra:Link',
         'rdfs:label': `The collection of ${r.name} resources`,
-        domain: '#Entrypoint',
+        domain: `${vocab}Entrypoint`,
         range: 'hydra:Collection',
-        'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'collection').map(supportedOperation),
+        'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'collection').map((o) => supportedOperation(o, vocab)),
       },
       'hydra:title': `The collection of ${r.name} resources`,
       'hydra:readable': true,
       'hydra:writeable': false,
     })),
-    'hydra:supportedOperation': [{ '@type': 'hydra:Operation', 'hydra:method': 'GET', 'hydra:title': 'getEntrypoint', 'rdfs:label': 'The API entrypoint.', returns: '#Entrypoint' }],
+    'hydra:supportedOperation': [{ '@type': 'hydra:Operation', 'hydra:method': 'GET', 'hydra:title': 'getEntrypoint', 'rdfs:label': 'The API entrypoint.', returns: `${vocab}Entrypoint` }],
   };
   return {
     '@context': {
