@@ -1,6 +1,5 @@
-import sjson from 'secure-json-parse';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../kernel/http-error.ts';
+import { jsonBodyParser } from '../kernel/json-body-parser.ts';
 
 /** The JSON-based request media types the resource formats read (application/json is the kernel's). */
 export const JSON_BODY_MEDIA_TYPES = ['application/ld+json', 'application/merge-patch+json', 'application/vnd.api+json', 'application/hal+json'] as const;
@@ -12,15 +11,7 @@ export const JSON_BODY_MEDIA_TYPES = ['application/ld+json', 'application/merge-
 export function registerJsonBodyParsers(app: FastifyInstance): void {
   for (const type of JSON_BODY_MEDIA_TYPES) {
     if (app.hasContentTypeParser(type)) continue;
-    app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
-      const text = body as string;
-      if (text.trim() === '') return done(HttpError.of('empty_json_body'), undefined);
-      try {
-        done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
-      } catch (error) {
-        done(HttpError.of('malformed_json', { detail: (error as Error).message }), undefined);
-      }
-    });
+    app.addContentTypeParser(type, { parseAs: 'string' }, jsonBodyParser);
     app.trellis.contentTypes.add(type);
   }
 }

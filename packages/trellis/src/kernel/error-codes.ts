@@ -62,7 +62,12 @@ export const errorCodes = {
   malformed_json: {
     status: 400,
     className: 'BadRequestHttpException',
-    message: (p) => `Syntax error in the JSON request body: ${p.detail}`,
+    message: (p) => `Syntax error in the JSON request body at line ${p.line}, column ${p.column}.`,
+  },
+  truncated_json: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: () => 'Syntax error in the JSON request body: unexpected end of input.',
   },
   empty_json_body: {
     status: 400,

@@ -1,11 +1,10 @@
 import fp from 'fastify-plugin';
-import sjson from 'secure-json-parse';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 import { htmlErrorFormat, problemJsonErrorFormat } from '../errors/default-error-formats.ts';
 import type { ErrorFormat } from '../errors/error-format.ts';
 import { handleError } from './error-handler.ts';
-import { HttpError } from './http-error.ts';
+import { jsonBodyParser } from './json-body-parser.ts';
 import type { RequestScope } from './request-scope.ts';
 import { RouteMap, routingError } from './routing-errors.ts';
 import type {} from '../security/user.ts';
@@ -65,15 +64,7 @@ export const kernelPlugin = fp(
     });
 
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-      const text = body as string;
-      if (text.trim() === '') return done(HttpError.of('empty_json_body'), undefined);
-      try {
-        done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
-      } catch (error) {
-        done(HttpError.of('malformed_json', { detail: (error as Error).message }), undefined);
-      }
-    });
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser);
 
     app.setNotFoundHandler((request, reply) => {
       reply.send(routingError(request, routes));

@@ -38,8 +38,11 @@ describe('request exceptions are 400 with the exception message (seed §7)', () 
   test('malformed JSON body', async () => {
     const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '{"a": ' });
     assert.equal(res.statusCode, 400);
-    assert.equal(res.json().detail, 'Syntax error in the JSON request body: Unexpected end of JSON input');
-    assert.equal(res.json().code, 'malformed_json');
+    assert.equal(res.json().detail, 'Syntax error in the JSON request body: unexpected end of input.');
+    assert.equal(res.json().code, 'truncated_json');
+    const bad = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '{"a": [nope]}' });
+    assert.equal(bad.json().detail, 'Syntax error in the JSON request body at line 1, column 9.');
+    assert.equal(bad.json().code, 'malformed_json');
   });
 
   test('empty JSON body', async () => {
