@@ -47,8 +47,9 @@ export function exampleValue(resource: ResourceDefinition, property: PropertyDef
       if (typeof s.pattern === 'string') return undefined;
       if (s.format === 'email') return 'user@example.com';
       if (s.format === 'uri') return 'https://example.com/';
-      const text = `${resource.name} ${property.name}`;
-      return typeof s.maxLength === 'number' && s.maxLength < text.length ? 'x'.repeat(Math.max(1, Number(s.minLength ?? 1))) : text;
+      const min = typeof s.minLength === 'number' ? s.minLength : 0;
+      const text = `${resource.name} ${property.name}`.padEnd(min, '.');
+      return typeof s.maxLength === 'number' && s.maxLength < text.length ? 'x'.repeat(Math.max(1, min)) : text;
     }
     default:
       return undefined;

@@ -66,7 +66,8 @@ export function operationObject(op: Operation, formats: readonly Format[], secur
     errors.add(403);
   }
   if (op.deserialize) [400, 413, 415, 422].forEach((s) => errors.add(s));
-  if (op.kind === 'item' && op.write) errors.add(412);
+  // If-Match is checked against the loaded object: only operations that read one can fail it.
+  if (op.kind === 'item' && op.write && op.read) errors.add(412);
   if (op.method === 'DELETE' && op.write) errors.add(409);
   for (const status of [...errors].sort((a, b) => a - b)) responses[String(status)] = errorRef(status);
 

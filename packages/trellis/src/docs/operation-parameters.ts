@@ -65,7 +65,7 @@ export function operationParameters(op: Operation): JsonSchema[] {
     });
   }
   // RFC 9110 §13.1.1: writes to an item may be made conditional on the representation read.
-  if (op.kind === 'item' && op.write) {
+  if (op.kind === 'item' && op.write && op.read) {
     out.push({ name: 'If-Match', in: 'header', required: false, description: 'ETags of the representation the change is based on; 412 when none is current.', schema: { type: 'string' } });
   }
   if (op.method === 'GET') {
