@@ -1,9 +1,11 @@
 import type { Scenario } from './scenario.ts';
 import { notFound } from './not-found.ts';
 import { helloJson } from './hello-json.ts';
+import { getItem } from './get-item.ts';
+import { getCollection } from './get-collection.ts';
 import { profilerFind } from './profiler-find.ts';
 import { profilerRss } from './profiler-rss.ts';
 import { profilerPage } from './profiler-page.ts';
 
 /** Every scenario, in the order a full run takes them. */
-export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, profilerFind, profilerPage, profilerRss];
+export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, getItem, getCollection, profilerFind, profilerPage, profilerRss];

@@ -1,0 +1,57 @@
+import type { LoadRequest } from '../lib/load-generator.ts';
+import { compareServers } from '../lib/compare-servers.ts';
+import { BENCH_JWT_SECRET, bookshopFixture, bookshopMissing, type BookshopFixture } from '../lib/bookshop-fixture.ts';
+import type { ServerSpec } from '../lib/server-process.ts';
+import type { Scenario } from './scenario.ts';
+import { profiledServers } from './kernel-scenario.ts';
+import { fastifyBaseline, rawNode, trellisServer } from './server-specs.ts';
+
+const SCRIPT = 'bench/servers/bookshop.ts';
+
+export interface ResourceScenarioOptions {
+  readonly name: string;
+  readonly title: string;
+  readonly request: (fixture: BookshopFixture) => LoadRequest;
+  readonly expectStatus: number;
+  /** Whether the hand-written Fastify + Kysely baseline serves this request; else the ratio is to bookshop-prod. */
+  readonly baseline: boolean;
+  /** Add the profiler with Redis storage too (costly in time; one scenario is enough). */
+  readonly redis?: boolean;
+}
+
+/**
+ * The bookshop against the hand-written Fastify + Kysely baseline on the same seeded SQLite file,
+ * with the raw ceiling replaying bookshop-prod's bytes, and the debug configuration with the
+ * profiler off and on.
+ */
+export function resourceScenario(o: ResourceScenarioOptions): Scenario {
+  return {
+    name: o.name,
+    title: o.title,
+    skipReason: async (ctx) => bookshopMissing(ctx.root),
+    async run(ctx) {
+      const fixture = await bookshopFixture(ctx.root, ctx.workDir);
+      const request = o.request(fixture);
+      const env = { DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET };
+      const debugOff = trellisServer(SCRIPT, 'bookshop', 'debug', null, ctx.workDir, env);
+      const profiled = await profiledServers(ctx, (store) => trellisServer(SCRIPT, 'bookshop', 'debug', store, ctx.workDir, env), '/books/1');
+      const withProfiler = o.redis ? profiled.specs : profiled.specs.filter((s) => !s.name.endsWith('-redis'));
+      const servers: ServerSpec[] = [
+        rawNode(),
+        ...(o.baseline ? [fastifyBaseline(env)] : []),
+        trellisServer(SCRIPT, 'bookshop', 'prod', null, ctx.workDir, env),
+        debugOff,
+        ...withProfiler,
+      ];
+      const result = await compareServers(ctx, {
+        request,
+        expectStatus: o.expectStatus,
+        baseline: o.baseline ? 'fastify-baseline' : 'bookshop-prod',
+        bytesFrom: 'bookshop-prod',
+        servers,
+        pairs: withProfiler.map((s) => [`profiler-ratio:${s.name}`, s.name, debugOff.name] as const),
+      });
+      return { ...result, notes: [...profiled.notes.filter((n) => o.redis || !n.includes('Redis')), ...result.notes] };
+    },
+  };
+}
