@@ -4,7 +4,7 @@
  * `inject`, no port opened), built from the declarations alone: the database is an empty
  * in-memory one, never the configured DATABASE_URL.
  */
-import { writeFileSync } from 'node:fs';
+import { fstatSync, ftruncateSync, writeFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, loadConfig, openDatabase, ConfigError } from 'trellis';
@@ -14,7 +14,7 @@ const usage = [
   'Usage: npm run openapi -- [--yaml] [--production] [--output <file>]',
   '  --yaml           YAML instead of JSON',
   '  --production     the document of the production configuration (no HTTP Basic scheme)',
-  '  --output <file>  write the file instead of standard output (immune to npm\'s "> script" banner lines)',
+  '  --output <file>  write the file instead of standard output',
 ].join('\n');
 
 let values: { yaml?: boolean; production?: boolean; output?: string; help?: boolean };
@@ -54,7 +54,12 @@ try {
   const text = values.yaml ? res.body : `${JSON.stringify(res.json(), null, 2)}\n`;
   // npm runs workspace scripts in the workspace; a relative path means where the user typed the command.
   if (values.output) writeFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), values.output), text);
-  else process.stdout.write(text);
+  else if (fstatSync(1).isFile()) {
+    // `npm run openapi -- --yaml > openapi.yaml`: npm has already written its "> openapi" banner
+    // into the file. Rewrite the file from its first byte so it holds the document alone.
+    ftruncateSync(1, 0);
+    writeSync(1, text, 0);
+  } else process.stdout.write(text);
 } finally {
   await app.close();
   await database.destroy();
