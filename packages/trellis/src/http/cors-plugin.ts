@@ -16,20 +16,29 @@ export const CORS_MAX_AGE = 3600;
  * allowed origin is echoed, never `*`. Only OPTIONS with Access-Control-Request-Method is a
  * preflight (Fetch §3.2.2); any other OPTIONS is routed like any request.
  */
-function optionsFor(request: FastifyRequest, allow: RegExp): FastifyCorsOptions {
-  const origin = request.headers.origin;
-  allow.lastIndex = 0;
-  const allowed = typeof origin === 'string' && allow.test(origin);
-  return {
-    origin: allowed ? origin : false,
+function corsOptions(allowed: boolean, preflight: boolean): FastifyCorsOptions {
+  return Object.freeze({
+    // `true` echoes the request's Origin.
+    origin: allowed,
     methods: [...CORS_METHODS],
     allowedHeaders: [...CORS_ALLOWED_HEADERS],
     exposedHeaders: [...CORS_EXPOSED_HEADERS],
     maxAge: CORS_MAX_AGE,
     credentials: false,
-    preflight: request.headers['access-control-request-method'] !== undefined,
+    preflight,
     strictPreflight: false,
-  };
+  });
+}
+
+/** The four possible answers, built once: the per-request work is one header read and one regex test. */
+const OPTIONS = [corsOptions(false, false), corsOptions(false, true), corsOptions(true, false), corsOptions(true, true)] as const;
+
+function optionsFor(request: FastifyRequest, allow: RegExp): FastifyCorsOptions {
+  const origin = request.headers.origin;
+  allow.lastIndex = 0;
+  const allowed = typeof origin === 'string' && allow.test(origin);
+  const preflight = request.headers['access-control-request-method'] !== undefined;
+  return OPTIONS[(allowed ? 2 : 0) + (preflight ? 1 : 0)]!;
 }
 
 /**

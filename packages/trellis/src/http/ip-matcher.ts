@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 
 /** Client address in IPv4 form where it has one: IPv4-mapped IPv6 and ::1 become dotted quads. */
 export function toIpv4Form(address: string): string {
+  if (!address.includes(':')) return address;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (address === '::1') return '127.0.0.1';

@@ -13,6 +13,9 @@ export const requestLogPlugin = fp(
         done();
       });
     }
+    // pino's level value for "info"; skip building the line at all when it would be dropped.
+    const enabled = (app.log as unknown as { levelVal?: number }).levelVal ?? 30;
+    if (enabled > 30) return;
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
         { channel: 'request', method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, ip: request.clientIp },

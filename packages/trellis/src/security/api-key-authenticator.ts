@@ -13,6 +13,7 @@ const MAX_KEY_LENGTH = 256;
  */
 export class ApiKeyAuthenticator implements Authenticator {
   readonly name = 'api_key';
+  readonly credentialHeaders = ['x-api-key'];
   readonly #users: UserProvider;
   readonly #realm: string;
 

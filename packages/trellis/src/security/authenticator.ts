@@ -19,5 +19,11 @@ export interface AuthenticationRequest {
  */
 export interface Authenticator {
   readonly name: string;
+  /**
+   * The request headers (lower case) this scheme reads its credentials from. When none of them is
+   * present, `authenticate` must resolve to null, so the firewall skips the call: anonymous
+   * requests then cost no promise. Omit it for schemes that read anything else.
+   */
+  readonly credentialHeaders?: readonly string[];
   authenticate(request: AuthenticationRequest): Promise<User | null>;
 }

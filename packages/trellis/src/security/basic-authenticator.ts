@@ -16,6 +16,7 @@ const MAX_CREDENTIALS = 2048;
  */
 export class BasicAuthenticator implements Authenticator {
   readonly name = 'basic';
+  readonly credentialHeaders = ['authorization'];
   readonly #users: UserProvider;
   readonly #realm: string;
 

@@ -26,18 +26,41 @@ export class Firewall {
     this.#options = options;
   }
 
-  async handle(request: FastifyRequest): Promise<void> {
+  /**
+   * Runs the firewall phase. Returns null when the request was settled without waiting (public
+   * path, or anonymous with no path rule: the common case, kept free of promises), otherwise a
+   * promise that rejects with a 401/403 HttpError when access is refused.
+   */
+  handle(request: FastifyRequest): Promise<void> | null {
     // Routing comes first (as in Symfony, whose router listener runs before the firewall): an
     // unknown path is a 404 for everyone, e.g. GET /admin/.env.
-    if (request.is404) return;
+    if (request.is404) return null;
     const path = pathOf(request.url);
-    const { state } = this.#options;
     if (this.#options.publicPaths.some((p) => p.test(path))) {
       publish('accessDecision', () => ({ request, attribute: 'PUBLIC_ACCESS', granted: true, stage: 'path' }));
-      return;
+      return null;
     }
-    request.user = await this.#authenticate(request);
     const rule = this.#options.pathRules.find((r) => r.path.test(path) && (r.methods === undefined || r.methods.includes(request.method)));
+    if (rule === undefined && !this.#mayCarryCredentials(request)) {
+      for (const { name } of this.#options.authenticators) {
+        publish('authentication', () => ({ request, authenticator: name, outcome: 'skipped', user: null, roles: [] }));
+      }
+      return null;
+    }
+    return this.#handle(request, path, rule);
+  }
+
+  #mayCarryCredentials(request: FastifyRequest): boolean {
+    for (const authenticator of this.#options.authenticators) {
+      const headers = authenticator.credentialHeaders;
+      if (headers === undefined || headers.some((h) => request.headers[h] !== undefined)) return true;
+    }
+    return false;
+  }
+
+  async #handle(request: FastifyRequest, path: string, rule: PathRule | undefined): Promise<void> {
+    const { state } = this.#options;
+    request.user = await this.#authenticate(request);
     if (rule === undefined) return;
     if (!(await evaluateRule(request, state, 'path', rule.rule, null, null, rule.message))) throw accessDenied(request, state, rule.message);
   }

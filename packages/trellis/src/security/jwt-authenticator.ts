@@ -29,6 +29,7 @@ const printableAlg = (alg: unknown) => (typeof alg === 'string' && /^[A-Za-z0-9_
  */
 export class JwtAuthenticator implements Authenticator {
   readonly name = 'jwt';
+  readonly credentialHeaders = ['authorization'];
   readonly #options: JwtAuthenticatorOptions;
 
   constructor(options: JwtAuthenticatorOptions) {
