@@ -23,7 +23,7 @@ const FULL: BenchOptions = {
   check: false,
   rounds: 3,
   durationSeconds: 3,
-  warmupSeconds: 2,
+  warmupSeconds: 1,
   connections: 50,
   only: [],
   tool: 'auto',

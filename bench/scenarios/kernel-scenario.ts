@@ -12,10 +12,11 @@ const SCRIPT = 'bench/servers/trellis-app.ts';
  * The profiled servers a scenario can add, each with the reason it is left out when it is. Shared
  * by the kernel and resource scenarios: profiler on vs off is measured on both.
  */
-export async function profiledServers(ctx: ScenarioContext, make: (store: 'sqlite' | 'redis') => ServerSpec, probePath: string): Promise<{ specs: ServerSpec[]; notes: string[] }> {
+export async function profiledServers(ctx: ScenarioContext, make: (store: 'sqlite' | 'redis') => ServerSpec, probePath: string, redis = true): Promise<{ specs: ServerSpec[]; notes: string[] }> {
   const sqlite = make('sqlite');
   const missing = await profilerMissing(sqlite, ctx.root, probePath);
   if (missing) return { specs: [], notes: [`skipped: profiler servers: ${missing}`] };
+  if (!redis) return { specs: [sqlite], notes: [] };
   if (!(await redisAvailable())) return { specs: [sqlite], notes: ['skipped: profiler with Redis storage: Redis is not reachable at 127.0.0.1:6379'] };
   const redis = make('redis');
   const redisMissing = await profilerMissing(redis, ctx.root, probePath);
@@ -33,7 +34,7 @@ export function kernelScenario(name: string, title: string, request: LoadRequest
     skipReason: async () => null,
     async run(ctx) {
       const debugOff = trellisServer(SCRIPT, 'trellis', 'debug', null, ctx.workDir);
-      const profiled = await profiledServers(ctx, (store) => trellisServer(SCRIPT, 'trellis', 'debug', store, ctx.workDir), request.path);
+      const profiled = await profiledServers(ctx, (store) => trellisServer(SCRIPT, 'trellis', 'debug', store, ctx.workDir), request.path, false);
       const result = await compareServers(ctx, {
         request,
         expectStatus,

@@ -17,6 +17,8 @@ export interface ResourceScenarioOptions {
   readonly baseline: boolean;
   /** Add the profiler with Redis storage too (costly in time; one scenario is enough). */
   readonly redis?: boolean;
+  /** Include the debug servers (profiler off and on); default true. */
+  readonly debug?: boolean;
 }
 
 /**
@@ -34,14 +36,14 @@ export function resourceScenario(o: ResourceScenarioOptions): Scenario {
       const request = o.request(fixture);
       const env = { DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET };
       const debugOff = trellisServer(SCRIPT, 'bookshop', 'debug', null, ctx.workDir, env);
-      const profiled = await profiledServers(ctx, (store) => trellisServer(SCRIPT, 'bookshop', 'debug', store, ctx.workDir, env), '/books/1');
-      const withProfiler = o.redis ? profiled.specs : profiled.specs.filter((s) => !s.name.endsWith('-redis'));
+      const debug = o.debug ?? true;
+      const profiled = debug ? await profiledServers(ctx, (store) => trellisServer(SCRIPT, 'bookshop', 'debug', store, ctx.workDir, env), '/books/1', o.redis ?? false) : { specs: [], notes: [] };
+      const withProfiler = profiled.specs;
       const servers: ServerSpec[] = [
         rawNode(),
         ...(o.baseline ? [fastifyBaseline(env)] : []),
         trellisServer(SCRIPT, 'bookshop', 'prod', null, ctx.workDir, env),
-        debugOff,
-        ...withProfiler,
+        ...(debug ? [debugOff, ...withProfiler] : []),
       ];
       const result = await compareServers(ctx, {
         request,
@@ -51,7 +53,7 @@ export function resourceScenario(o: ResourceScenarioOptions): Scenario {
         servers,
         pairs: withProfiler.map((s) => [`profiler-ratio:${s.name}`, s.name, debugOff.name] as const),
       });
-      return { ...result, notes: [...profiled.notes.filter((n) => o.redis || !n.includes('Redis')), ...result.notes] };
+      return { ...result, notes: [...profiled.notes, ...result.notes] };
     },
   };
 }

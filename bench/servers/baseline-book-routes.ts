@@ -3,6 +3,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { Kysely, sql } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NodeSqliteDialect } from 'trellis';
+import { bearerAuthenticator } from './baseline-auth.ts';
+import { baselineReviewRoutes } from './baseline-review-routes.ts';
 
 interface BookRow {
   id: number;
@@ -63,17 +65,21 @@ function withPage(search: string, n: number): string {
 }
 
 /**
- * GET /books/:id and GET /books?page=&title= written by hand: Fastify routes, Kysely queries on
+ * GET /books/:id, GET /books?page=&title= and POST /reviews written by hand: Fastify routes, Kysely queries on
  * the bookshop's SQLite file (Kysely has no node:sqlite dialect of its own, so it uses Trellis's
  * 100-line adapter), JSON-LD built with template objects. No pipeline, hooks or negotiation.
  */
-export async function baselineBookRoutes(app: FastifyInstance, opts: { databaseUrl: string }): Promise<void> {
+export async function baselineBookRoutes(app: FastifyInstance, opts: { databaseUrl: string; jwtSecret: string }): Promise<void> {
   const sqlite = new DatabaseSync(opts.databaseUrl.replace(/^sqlite:/, ''));
   sqlite.exec('PRAGMA case_sensitive_like = ON');
   const db = new Kysely<{ books: BookRow }>({ dialect: new NodeSqliteDialect(sqlite) });
   app.addHook('onClose', () => db.destroy());
+  // The bookshop authenticates any bearer token it is sent, on every route; so does the baseline.
+  const authenticate = bearerAuthenticator(db as Kysely<any>, opts.jwtSecret);
+  await baselineReviewRoutes(app, { db: db as Kysely<any>, jwtSecret: opts.jwtSecret });
 
   app.get<{ Params: { id: string } }>('/books/:id', async (request, reply) => {
+    if (request.headers.authorization && !(await authenticate(request.headers.authorization))) return reply.code(401).send();
     const id = Number(request.params.id);
     const row = Number.isInteger(id) ? await db.selectFrom('books').select(COLUMNS).where('id', '=', id).executeTakeFirst() : undefined;
     if (!row) return reply.code(404).send();

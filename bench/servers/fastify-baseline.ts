@@ -31,7 +31,7 @@ app.setNotFoundHandler((request, reply) => {
 
 if (process.env.DATABASE_URL) {
   const { baselineBookRoutes } = await import('./baseline-book-routes.ts');
-  await app.register(baselineBookRoutes, { databaseUrl: process.env.DATABASE_URL });
+  await app.register(baselineBookRoutes, { databaseUrl: process.env.DATABASE_URL, jwtSecret: process.env.JWT_SECRET ?? '' });
 }
 
 announceUrl(await app.listen({ host: '127.0.0.1', port: 0 }));
