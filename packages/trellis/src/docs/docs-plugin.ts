@@ -113,11 +113,15 @@ export const docsPlugin = fp(
 
     // `/` is the entrypoint (app/entrypoint-plugin.ts); a browser asking for HTML (RFC 9110 §12.5.1) gets the docs UI instead.
     const entrypointTypes = () => [...(app.hasDecorator('resources') ? app.resources.negotiator.mediaTypes : ['application/json']), 'text/html'];
-    app.addHook('onRequest', async (request, reply) => {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || (request.url !== '/' && !request.url.startsWith('/?'))) return;
-      if (negotiate(request.headers.accept, entrypointTypes()) !== 'text/html') return;
+    // A callback hook with a one-character test first: every request passes here, and only `/` may stop.
+    app.addHook('onRequest', (request, reply, done) => {
+      const url = request.url;
+      // Only "/" and "/?…" (63 is "?").
+      if (url.charCodeAt(0) !== 47 || (url.length > 1 && url.charCodeAt(1) !== 63)) return done();
+      if (request.method !== 'GET' && request.method !== 'HEAD') return done();
+      if (negotiate(request.headers.accept, entrypointTypes()) !== 'text/html') return done();
       addVary(reply, 'Accept');
-      return sendPage(reply);
+      sendPage(reply);
     });
   },
   { name: 'trellis-docs' },
