@@ -2,6 +2,7 @@
  * `npm run bench [-- --quick] [-- --check]`: runs the scenarios, prints a table per scenario and
  * the budgets, writes everything to bench/results/<date>.json. See bench/README.md.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -31,8 +32,19 @@ const workDir = await mkdtemp(join(tmpdir(), 'trellis-bench-'));
 const startedAt = new Date();
 const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` };
 const log = (line: string) => process.stderr.write(`${line}\n`);
+/** The commit measured, and whether the tree had uncommitted changes (figures then describe no commit). */
+function revision(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' + uncommitted changes' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+const commit = revision();
 
 console.log(`Trellis benchmarks, ${startedAt.toISOString()}${options.quick ? ' (--quick: smoke run, figures not meaningful)' : ''}`);
+console.log(`commit: ${commit}`);
 console.log(`machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}`);
 console.log(`load: ${generator.name}, ${options.connections} connections, ${options.rounds} round(s) × ${options.durationSeconds} s per server after ${options.warmupSeconds} s warm-up; servers interleaved, order reversed every other round\n`);
 
@@ -80,7 +92,7 @@ console.log(renderVerdicts(verdicts));
 const out = options.out ?? join(root, 'bench', 'results', `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
 await mkdir(dirname(out), { recursive: true });
 const elapsedSeconds = Math.round((Date.now() - startedAt.getTime()) / 1000);
-await writeFile(out, JSON.stringify({ startedAt: startedAt.toISOString(), elapsedSeconds, machine, tool: generator.name, options, scenarios: results, budgets: verdicts }, null, 2));
+await writeFile(out, JSON.stringify({ startedAt: startedAt.toISOString(), elapsedSeconds, commit, machine, tool: generator.name, options, scenarios: results, budgets: verdicts }, null, 2));
 console.log(`\nresults: ${out} (${elapsedSeconds} s)`);
 
 const missed = verdicts.filter((v) => v.status === 'missed').length;

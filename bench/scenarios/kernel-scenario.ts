@@ -1,27 +1,10 @@
 import type { LoadRequest } from '../lib/load-generator.ts';
 import { compareServers } from '../lib/compare-servers.ts';
-import { profilerMissing } from '../lib/probe-profiler.ts';
-import { redisAvailable } from '../lib/redis-available.ts';
-import type { ServerSpec } from '../lib/server-process.ts';
-import type { Scenario, ScenarioContext } from './scenario.ts';
+import type { Scenario } from './scenario.ts';
+import { profiledServers } from './profiled-servers.ts';
 import { fastifyBaseline, rawNode, trellisServer } from './server-specs.ts';
 
 const SCRIPT = 'bench/servers/trellis-app.ts';
-
-/**
- * The profiled servers a scenario can add, each with the reason it is left out when it is. Shared
- * by the kernel and resource scenarios: profiler on vs off is measured on both.
- */
-export async function profiledServers(ctx: ScenarioContext, make: (store: 'sqlite' | 'redis') => ServerSpec, probePath: string, redis = true): Promise<{ specs: ServerSpec[]; notes: string[] }> {
-  const sqlite = make('sqlite');
-  const missing = await profilerMissing(sqlite, ctx.root, probePath);
-  if (missing) return { specs: [], notes: [`skipped: profiler servers: ${missing}`] };
-  if (!redis) return { specs: [sqlite], notes: [] };
-  if (!(await redisAvailable())) return { specs: [sqlite], notes: ['skipped: profiler with Redis storage: Redis is not reachable at 127.0.0.1:6379'] };
-  const redis = make('redis');
-  const redisMissing = await profilerMissing(redis, ctx.root, probePath);
-  return redisMissing ? { specs: [sqlite], notes: [`skipped: profiler with Redis storage: ${redisMissing}`] } : { specs: [sqlite, redis], notes: [] };
-}
 
 /**
  * The framework's fixed cost, with no resources: Trellis (production and debug) against plain

@@ -3,7 +3,7 @@ import { compareServers } from '../lib/compare-servers.ts';
 import { BENCH_JWT_SECRET, bookshopFixture, bookshopMissing, type BookshopFixture } from '../lib/bookshop-fixture.ts';
 import type { ServerSpec } from '../lib/server-process.ts';
 import type { Scenario } from './scenario.ts';
-import { profiledServers } from './kernel-scenario.ts';
+import { profiledServers } from './profiled-servers.ts';
 import { fastifyBaseline, rawNode, trellisServer } from './server-specs.ts';
 
 const SCRIPT = 'bench/servers/bookshop.ts';
