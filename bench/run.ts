@@ -41,7 +41,8 @@ function revision(): string {
     return 'unknown (not a git checkout)';
   }
 }
-const commit = revision();
+// A run from an exported snapshot (git archive) names the commit it came from.
+const commit = process.env.BENCH_COMMIT ?? revision();
 
 console.log(`Trellis benchmarks, ${startedAt.toISOString()}${options.quick ? ' (--quick: smoke run, figures not meaningful)' : ''}`);
 console.log(`commit: ${commit}`);
