@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { addVary } from './vary.ts';
 import type { TrellisConfig } from '../app/config.ts';
 
 /** What cross-origin callers may send and read (Fetch standard, CORS protocol). */
@@ -53,9 +54,20 @@ function optionsFor(request: FastifyRequest, allow: RegExp): FastifyCorsOptions 
 export const corsPlugin = fp(
   async (app: FastifyInstance, opts: { config: TrellisConfig }) => {
     const allow = opts.config.corsAllowOrigin;
+    // A request without Origin is not a CORS request (Fetch §3.2): it only needs `Vary: Origin`,
+    // so it skips @fastify/cors's per-request work.
+    type Hook = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
+    const addHook = (name: 'onRequest', hook: Hook) =>
+      app.addHook(name, function (this: FastifyInstance, request, reply, done) {
+        if (request.headers.origin === undefined) {
+          addVary(reply, 'Origin');
+          return done();
+        }
+        hook.call(this, request, reply, done);
+      });
     const view = {
       decorateRequest: app.decorateRequest.bind(app),
-      addHook: app.addHook.bind(app),
+      addHook,
       options: () => view,
     } as unknown as FastifyInstance;
     await new Promise<void>((resolve, reject) => {
