@@ -9,20 +9,45 @@ export function absoluteUrl(ctx: ProfileContext): string {
   return `${r.protocol}://${r.host || 'localhost'}${r.url}`;
 }
 
+function failed(name: string, error: unknown): { error: string } {
+  return { error: `Collector "${name}" failed: ${(error as Error)?.message ?? String(error)}` };
+}
+
 /**
  * Runs the collectors and assembles the stored profile. A collector that throws costs only its
  * own panel. The redaction's final pass runs over everything request-derived, last, so a secret
- * found by any collector is removed from all of them.
+ * found by any collector is removed from all of them. Synchronous when every collector is (the
+ * default ones are): a promise per profile would be pure overhead.
  */
-export async function buildProfile(ctx: ProfileContext, collectors: readonly DataCollector[]): Promise<Profile> {
+export function buildProfile(ctx: ProfileContext, collectors: readonly DataCollector[]): Profile | Promise<Profile> {
   const data: Record<string, unknown> = {};
-  for (const collector of collectors) {
+  for (let i = 0; i < collectors.length; i++) {
+    const collector = collectors[i]!;
+    let value: unknown;
     try {
-      data[collector.name] = await collector.collect(ctx);
+      value = collector.collect(ctx);
     } catch (error) {
-      data[collector.name] = { error: `Collector "${collector.name}" failed: ${(error as Error)?.message ?? String(error)}` };
+      value = failed(collector.name, error);
+    }
+    if (value instanceof Promise) return finishAsync(ctx, collectors, data, i, value);
+    data[collector.name] = value;
+  }
+  return assemble(ctx, data);
+}
+
+async function finishAsync(ctx: ProfileContext, collectors: readonly DataCollector[], data: Record<string, unknown>, from: number, first: Promise<unknown>): Promise<Profile> {
+  for (let i = from; i < collectors.length; i++) {
+    const collector = collectors[i]!;
+    try {
+      data[collector.name] = await (i === from ? first : collector.collect(ctx));
+    } catch (error) {
+      data[collector.name] = failed(collector.name, error);
     }
   }
+  return assemble(ctx, data);
+}
+
+function assemble(ctx: ProfileContext, data: Record<string, unknown>): Profile {
   const url = ctx.redaction.url(absoluteUrl(ctx));
   return {
     token: ctx.token,

@@ -13,6 +13,8 @@ const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|x-www-form-urlenco
 const JSONISH = /^application\/([\w.+-]*\+)?json\b/i;
 
 function cut(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  // A UTF-8 character takes at most 3 bytes per UTF-16 unit: short texts need no encoding to know.
+  if (text.length * 3 <= maxBytes) return { text, truncated: false };
   const bytes = Buffer.from(text);
   if (bytes.length <= maxBytes) return { text, truncated: false };
   // A cut inside a multi-byte character decodes to U+FFFD: drop it.
@@ -37,7 +39,10 @@ export function capturePayload(payload: string | Buffer | null, contentType: str
   // Parsing is bounded: a huge JSON body is cut as text rather than parsed whole.
   if (JSONISH.test(contentType) && size <= maxBytes * 4) {
     try {
-      text = JSON.stringify(redaction.fields(JSON.parse(text)), null, 2);
+      // Field by field only when a key could be secret-named: no key fragment anywhere in the text
+      // (and no escape that could spell one) means no field to redact, so no deep copy to make.
+      const parsed: unknown = JSON.parse(text);
+      text = JSON.stringify(redaction.mayNameSecret(text) || text.includes('\\u') ? redaction.fields(parsed) : parsed, null, 2);
     } catch {
       // Not valid JSON after all: kept as text.
     }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { subscribe } from '../observe/channels.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
 import { buildProfile } from './build-profile.ts';
+import type { Profile } from './profile.ts';
 import type { DataCollector } from './data-collector.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { ProfileWriter } from './profile-writer.ts';
@@ -50,7 +51,13 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       const ctx = contexts.get(parent);
       if (!ctx) return;
       ctx.mark(subRequest.purpose);
-      const child = new ProfileContext({ ...contextOptions, token: issuer.issueNow(), parentToken: ctx.token, request: parent, subRequest, startTime: subRequest.startedAt });
+      let token: string;
+      try {
+        token = issuer.issue();
+      } catch {
+        return;
+      }
+      const child = new ProfileContext({ ...contextOptions, token, parentToken: ctx.token, request: parent, subRequest, startTime: subRequest.startedAt });
       child.mark('sub-request');
       // The sub-request renders the parent's error: its exception panel shows the same chain.
       child.errors.push(...ctx.errors);
@@ -69,18 +76,17 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     if (PROFILER_PATH.test(request.url) || isPreflight(request)) return done();
     const startTime = Date.now();
     const start = performance.now();
-    issuer.issue().then(
-      (token) => {
-        const ctx = new ProfileContext({ ...contextOptions, token, parentToken: null, request, subRequest: null, startTime, origin: start });
-        ctx.mark('observe', start);
-        contexts.set(request, ctx);
-        currentProfile.run(ctx, done);
-      },
-      (error: unknown) => {
-        request.log.error({ err: error, channel: 'profiler' }, 'The profiler could not open a profile');
-        done();
-      },
-    );
+    let token: string;
+    try {
+      token = issuer.issue();
+    } catch (error) {
+      request.log.error({ err: error, channel: 'profiler' }, 'The profiler could not open a profile');
+      return done();
+    }
+    const ctx = new ProfileContext({ ...contextOptions, token, parentToken: null, request, subRequest: null, startTime, origin: start });
+    ctx.mark('observe', start);
+    contexts.set(request, ctx);
+    currentProfile.run(ctx, done);
   });
   app.addHook('preParsing', (request, _reply, payload, done) => {
     contexts.get(request)?.mark('parse');
@@ -111,7 +117,8 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       ctx.mark('terminate');
       ctx.statusCode = reply.statusCode;
       ctx.durationMs = performance.now() - ctx.origin;
-      ctx.response = { statusCode: reply.statusCode, headers: { ...reply.getHeaders() }, payload: ctx.response?.payload ?? null };
+      // getHeaders() returns a fresh object: later changes to the reply cannot reach the profile.
+      ctx.response = { statusCode: reply.statusCode, headers: reply.getHeaders(), payload: ctx.response?.payload ?? null };
       contexts.delete(request);
       // Collection waits for a later turn: the response is sent and the other onResponse hooks
       // (the request log line) have run, so their records are in the profile too.
@@ -120,15 +127,24 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     done();
   });
 
-  async function store(ctx: ProfileContext): Promise<void> {
-    // Sub-request tokens were drawn synchronously; check them before the parent names them.
-    for (const child of ctx.children) child.token = await issuer.confirm(child.token);
+  function store(ctx: ProfileContext): void | Promise<void> {
+    const built = buildProfile(ctx, options.collectors);
+    if (built instanceof Promise) return built.then((profile) => storeFamily(ctx, profile));
+    storeFamily(ctx, built);
+  }
+
+  function storeFamily(ctx: ProfileContext, profile: Profile): void | Promise<void> {
     // Parent first: with equal start times, write order makes the sub-request the newer one.
-    await writer.write(await buildProfile(ctx, options.collectors));
+    writer.write(profile);
+    const built: Promise<Profile>[] = [];
     for (const child of ctx.children) {
       child.response = ctx.response;
-      await writer.write(await buildProfile(child, options.collectors));
+      const childProfile = buildProfile(child, options.collectors);
+      if (childProfile instanceof Promise) built.push(childProfile);
+      else if (built.length === 0) writer.write(childProfile);
+      else built.push(Promise.resolve(childProfile));
     }
+    if (built.length > 0) return Promise.all(built).then((profiles) => profiles.forEach((p) => writer.write(p)));
   }
 
   return () => unsubscribe.forEach((off) => off());

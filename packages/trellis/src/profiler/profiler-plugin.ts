@@ -57,7 +57,13 @@ export const profilerPlugin = fp(
     const { config } = opts;
     const settings = config.profiler;
     const storage = opts.storage ?? (await openProfileStorage(settings.dsn, settings));
-    const issuer = new TokenIssuer(async (token) => (await storage.find({ token, limit: 1 })).length > 0);
+    const issuer = new TokenIssuer(settings.maxProfiles);
+    try {
+      issuer.seed(await storage.tokens(settings.maxProfiles));
+    } catch (error) {
+      // A store that cannot answer now must not stop the app: a clash is caught when writing.
+      app.log.error({ err: error, channel: 'profiler' }, `The profiler could not read the stored tokens: ${(error as Error)?.message}`);
+    }
     const writer = new ProfileWriter(storage, app.log, issuer);
     const stopRecording = recordProfiles(app, {
       collectors: [...defaultCollectors, ...(opts.collectors ?? [])],

@@ -1,7 +1,12 @@
-import { REDACTED, secretKeyMatcher } from '../logging/redact-secrets.ts';
+import { REDACTED } from '../logging/redact-secrets.ts';
 
 /** Headers whose values are credentials whatever the configured key list says. */
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
+/**
+ * The profiler's own headers name the profile, not a credential, although "token" is a secret key
+ * fragment: redacting them hid the token on its own page and made every profile a scrubbing pass.
+ */
+const PROFILER_HEADERS = new Set(['x-debug-token', 'x-debug-token-link']);
 /** Shorter secrets are still redacted by key, but not hunted for inside free text. */
 const MIN_SCRUB_LENGTH = 4;
 
@@ -13,18 +18,30 @@ const MIN_SCRUB_LENGTH = 4;
  * nowhere in storage or pages.
  */
 export class Redaction {
-  readonly #isSecret: (key: string) => boolean;
+  readonly #pattern: RegExp;
   readonly #seen = new Set<string>();
 
   constructor(keys: readonly string[]) {
-    this.#isSecret = secretKeyMatcher(keys);
+    this.#pattern = keyPattern(keys);
+  }
+
+  /**
+   * Whether a text holds any secret key fragment at all: when it does not, no field of a JSON
+   * document in it can be secret-named (keys written with escapes are the caller's to rule out).
+   */
+  mayNameSecret(text: string): boolean {
+    return this.#pattern.test(text);
+  }
+
+  #isSecret(key: string): boolean {
+    return this.#pattern.test(key);
   }
 
   headers(headers: Readonly<Record<string, unknown>>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();
-      if (value !== undefined && (SECRET_HEADERS.has(lower) || this.#isSecret(lower))) {
+      if (value !== undefined && !PROFILER_HEADERS.has(lower) && (SECRET_HEADERS.has(lower) || this.#isSecret(lower))) {
         this.#remember(value, lower);
         out[name] = REDACTED;
       } else out[name] = value;
@@ -108,4 +125,21 @@ export class Redaction {
     }
     for (const form of forms) if (form.length >= MIN_SCRUB_LENGTH && form !== REDACTED) this.#seen.add(form);
   }
+}
+
+const patterns = new WeakMap<readonly string[], RegExp>();
+
+/**
+ * One case-insensitive RegExp for "contains any of the key fragments", compiled once per key list
+ * (the configuration's list is the same array for every request).
+ */
+function keyPattern(keys: readonly string[]): RegExp {
+  let pattern = patterns.get(keys);
+  if (!pattern) {
+    const alternatives = keys.filter((k) => k !== '').map((k) => k.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    // No fragment at all: nothing is secret by name (the credential headers still are).
+    pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'i') : /(?!)/;
+    patterns.set(keys, pattern);
+  }
+  return pattern;
 }

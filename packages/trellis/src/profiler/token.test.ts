@@ -10,37 +10,48 @@ test('tokens are 6 lowercase hex characters', () => {
   assert.equal(isToken('a1b2c3d'), false);
 });
 
-test('the issuer redraws a token the store already holds', async () => {
-  const asked: string[] = [];
-  let clashes = 3;
-  const issuer = new TokenIssuer(async (token) => {
-    asked.push(token);
-    return clashes-- > 0;
-  });
-  const token = await issuer.issue();
-  assert.equal(asked.length, 4);
-  assert.equal(asked.at(-1), token);
-});
-
-test('the issuer never hands out a token twice before it is written', async () => {
-  const issuer = new TokenIssuer(async () => false);
+test('the issuer never hands out a token twice within its capacity', () => {
+  const issuer = new TokenIssuer(20_000);
   const tokens = new Set<string>();
-  for (let i = 0; i < 5000; i++) tokens.add(i % 2 ? await issuer.issue() : issuer.issueNow());
-  assert.equal(tokens.size, 5000);
+  for (let i = 0; i < 20_000; i++) tokens.add(issuer.issue());
+  assert.equal(tokens.size, 20_000);
 });
 
-test('the issuer gives up, loudly, when every candidate is taken', async () => {
-  const issuer = new TokenIssuer(async () => true);
-  await assert.rejects(issuer.issue(4), { message: 'Could not find a free profile token in 4 attempts' });
+test('the issuer never hands out a token the store held when it opened', () => {
+  // Seed all but 16 of the 2^24 tokens: every draw must land on one of the 16 free ones.
+  const free = new Set(Array.from({ length: 16 }, (_, i) => (i * 1_000_003).toString(16).padStart(6, '0')));
+  const issuer = new TokenIssuer(1 << 20);
+  const taken = function* () {
+    for (let n = 0; n < 1 << 20; n++) {
+      const token = n.toString(16).padStart(6, '0');
+      if (!free.has(token)) yield token;
+    }
+  };
+  issuer.seed(taken());
+  let issued = 0;
+  for (let i = 0; i < 200; i++) {
+    try {
+      const token = issuer.issue(1);
+      assert.ok(!/^0[0-9a-f]{5}$/.test(token) || free.has(token), token);
+      issued++;
+    } catch (error) {
+      assert.equal((error as Error).message, 'Could not find a free profile token in 1 attempts');
+    }
+  }
+  assert.ok(issued > 0);
 });
 
-test('a synchronously drawn token is replaced when the store already has it', async () => {
-  const stored = new Set<string>();
-  const issuer = new TokenIssuer(async (token) => stored.has(token));
-  const drawn = issuer.issueNow();
-  assert.equal(await issuer.confirm(drawn), drawn);
-  stored.add(drawn);
-  const replaced = await issuer.confirm(drawn);
-  assert.notEqual(replaced, drawn);
-  assert.match(replaced, /^[0-9a-f]{6}$/);
+test('the issuer forgets the oldest tokens past its capacity (the store has dropped them too)', () => {
+  const issuer = new TokenIssuer(2);
+  issuer.seed(['aaaaaa', 'bbbbbb', 'cccccc']);
+  assert.equal(issuer.knows('aaaaaa'), false);
+  assert.equal(issuer.knows('bbbbbb'), true);
+  assert.equal(issuer.knows('cccccc'), true);
+  const token = issuer.issue();
+  assert.equal(issuer.knows(token), true);
+  assert.equal(issuer.knows('bbbbbb'), false);
+});
+
+test('the issuer gives up, loudly, when no candidate is free', () => {
+  assert.throws(() => new TokenIssuer(1).issue(0), { message: 'Could not find a free profile token in 0 attempts' });
 });

@@ -20,65 +20,49 @@ export function isToken(value: string): boolean {
 }
 
 /**
- * Issues tokens unique in the store. 24 bits collide often enough to matter once thousands of
- * profiles are kept (1 in 1,700 at 10,000), so each candidate is checked against the tokens handed
- * out but not yet written and against the store, and redrawn on a hit.
+ * Issues tokens unique in the store, synchronously. 24 bits collide often enough to matter once
+ * thousands of profiles are kept (1 in 1,700 at 10,000), so every candidate is checked against the
+ * tokens this process knows the store holds: those it found there when it opened (`seed`) and those
+ * it issued since, the newest `capacity` of them (the store keeps no more). Asking the store on each
+ * request cost a query per request; what the known set cannot see (another process writing to the
+ * same store) is caught by the store's refusal of a taken token, and the writer then redraws.
  */
 export class TokenIssuer {
-  readonly #pending = new Set<string>();
-  readonly #exists: (token: string) => Promise<boolean>;
+  readonly #known = new Set<string>();
+  /** Known tokens, oldest first, as a ring: the oldest is forgotten once `capacity` is reached. */
+  readonly #ring: (string | undefined)[];
+  #next = 0;
 
-  constructor(exists: (token: string) => Promise<boolean>) {
-    this.#exists = exists;
+  constructor(capacity: number) {
+    // Past 2^20 known tokens the 24-bit space is too crowded for redraws to stay cheap; the store's
+    // uniqueness check still holds beyond that.
+    this.#ring = new Array<string | undefined>(Math.max(1, Math.min(capacity, 1 << 20)));
   }
 
-  async issue(maxAttempts = 16): Promise<string> {
+  /** Records tokens the store already holds, oldest first. */
+  seed(tokens: Iterable<string>): void {
+    for (const token of tokens) if (!this.#known.has(token)) this.#remember(token);
+  }
+
+  knows(token: string): boolean {
+    return this.#known.has(token);
+  }
+
+  issue(maxAttempts = 64): string {
     for (let i = 0; i < maxAttempts; i++) {
       const token = randomToken();
-      if (this.#pending.has(token)) continue;
-      this.#pending.add(token);
-      let taken = true;
-      try {
-        taken = await this.#exists(token);
-      } catch {
-        // A store that cannot answer must not fail the request; the write reports the clash, if any.
-        taken = false;
-      }
-      if (!taken) return token;
-      this.#pending.delete(token);
+      if (this.#known.has(token)) continue;
+      this.#remember(token);
+      return token;
     }
     throw new Error(`Could not find a free profile token in ${maxAttempts} attempts`);
   }
 
-  /**
-   * A token reserved without asking the store, for sub-requests, whose token is in no header: a
-   * clash found when writing just draws another one.
-   */
-  issueNow(): string {
-    for (;;) {
-      const token = randomToken();
-      if (!this.#pending.has(token)) {
-        this.#pending.add(token);
-        return token;
-      }
-    }
-  }
-
-  /** Checks a token from `issueNow()` against the store; returns it, or a fresh one when it is taken. */
-  async confirm(token: string): Promise<string> {
-    let taken = false;
-    try {
-      taken = await this.#exists(token);
-    } catch {
-      taken = false;
-    }
-    if (!taken) return token;
-    this.#pending.delete(token);
-    return this.issue();
-  }
-
-  /** Call once the profile is written (or dropped): the store now answers for the token. */
-  release(token: string): void {
-    this.#pending.delete(token);
+  #remember(token: string): void {
+    const evicted = this.#ring[this.#next];
+    if (evicted !== undefined) this.#known.delete(evicted);
+    this.#ring[this.#next] = token;
+    this.#known.add(token);
+    this.#next = (this.#next + 1) % this.#ring.length;
   }
 }

@@ -48,6 +48,11 @@ export class MemoryProfileStorage implements ProfileStorage {
     return out;
   }
 
+  async tokens(limit: number): Promise<string[]> {
+    const all = [...this.#summaries.keys()];
+    return all.slice(Math.max(0, all.length - limit));
+  }
+
   async purge(): Promise<void> {
     this.#profiles.clear();
     this.#summaries.clear();

@@ -131,6 +131,15 @@ export function profileStorageContract(name: string, factory: StoreFactory, suit
       });
     });
 
+    it('lists the tokens of the newest profiles, oldest first', async () => {
+      await withStore(factory, {}, async (store) => {
+        assert.deepEqual(await store.tokens(10), []);
+        for (let i = 0; i < 5; i++) await store.write(profile(`70000${i}`, { time: T0 - 1000 + i }));
+        assert.deepEqual(await store.tokens(3), ['700002', '700003', '700004']);
+        assert.deepEqual(await store.tokens(10), ['700000', '700001', '700002', '700003', '700004']);
+      });
+    });
+
     it('purges everything', async () => {
       await withStore(factory, {}, async (store) => {
         await store.write(profile('f00001'));

@@ -16,12 +16,15 @@ export interface RetentionOptions {
  *   write order), at most `limit`; it uses indexes or a bounded scan, never a walk of the whole store.
  * - Retention: after writes, no more than `maxProfiles` are kept (the oldest go first) and none older
  *   than `ttlSeconds` is returned; enforcing it never scans the whole store.
+ * - `tokens(limit)` lists the tokens of the newest `limit` stored profiles, oldest first (the
+ *   profiler seeds its token issuer with them when it opens, so it never asks per request).
  * - `purge` removes every profile. `close` releases connections the store opened itself.
  */
 export interface ProfileStorage {
   write(profile: Profile): Promise<void>;
   read(token: string): Promise<Profile | null>;
   find(query: ProfileQuery): Promise<ProfileSummary[]>;
+  tokens(limit: number): Promise<string[]>;
   purge(): Promise<void>;
   close(): Promise<void>;
 }

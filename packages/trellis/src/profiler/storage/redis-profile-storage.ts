@@ -96,6 +96,12 @@ export class RedisProfileStorage implements ProfileStorage {
     return out;
   }
 
+  async tokens(limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const newest = await this.#client.zrevrangebyscore(`${this.#prefix}time`, '+inf', '-inf', 'LIMIT', 0, limit);
+    return newest.reverse();
+  }
+
   async purge(): Promise<void> {
     let cursor = '0';
     do {

@@ -136,6 +136,12 @@ export class SqliteProfileStorage implements ProfileStorage {
     return this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((r) => String((r as { detail: unknown }).detail));
   }
 
+  async tokens(limit: number): Promise<string[]> {
+    this.#flush();
+    const rows = this.#db.prepare('SELECT token FROM (SELECT seq, token FROM profiles ORDER BY seq DESC LIMIT ?) ORDER BY seq').all(limit);
+    return rows.map((r) => String((r as { token: unknown }).token));
+  }
+
   async purge(): Promise<void> {
     this.#flush();
     this.#db.exec('DELETE FROM profiles');
