@@ -16,6 +16,11 @@ import type { ScenarioContext, ScenarioResult } from './scenarios/scenario.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 let options;
 try {
   options = parseBenchArgs(process.argv.slice(2));
