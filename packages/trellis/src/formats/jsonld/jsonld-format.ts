@@ -4,55 +4,53 @@ import type { Item } from '../../resources/state-provider.ts';
 import { requireObject, type EncodeContext, type Format, type Representation } from '../format.ts';
 import { hydraSearch } from './hydra-search.ts';
 
-const heads = new WeakMap<ResourceDefinition, string>();
+const contexts = new WeakMap<ResourceDefinition, string>();
 
-/** `{"@context":"/contexts/Book",`, computed once per resource. */
-function headOf(resource: ResourceDefinition): string {
-  let head = heads.get(resource);
-  if (head === undefined) {
-    head = `{"@context":${JSON.stringify(`/contexts/${resource.name}`)},`;
-    heads.set(resource, head);
+function contextOf(resource: ResourceDefinition): string {
+  let context = contexts.get(resource);
+  if (context === undefined) {
+    context = `/contexts/${resource.name}`;
+    contexts.set(resource, context);
   }
-  return head;
+  return context;
 }
 
-function node(resource: ResourceDefinition, item: Item, withContext: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = withContext ? { '@context': `/contexts/${resource.name}` } : {};
+/**
+ * The item as a plain node object: `@id` and `@type` first, then the item's own members, Refs as
+ * IRIs. An embedded relation is a node with its own context (its terms differ from ours).
+ * Plain objects keep JSON.stringify on V8's fast path, which a `toJSON` (Ref's) would leave.
+ */
+function node(resource: ResourceDefinition, item: Item, context: string | null): Record<string, unknown> {
+  const out: Record<string, unknown> = context === null ? {} : { '@context': context };
   out['@id'] = `${resource.path}/${item.id}`;
   out['@type'] = resource.name;
   for (const key in item) {
     const v = item[key];
-    // An embedded relation is a node with its own context (its terms differ from ours).
-    out[key] = v instanceof Ref && v.data !== null ? node(v.resource, v.data, true) : v;
+    out[key] = v instanceof Ref ? (v.data === null ? v.iri : node(v.resource, v.data, contextOf(v.resource))) : v;
   }
   return out;
 }
 
-/** The fast path: `{"@id":…,"@type":…,` spliced before the item's own JSON (Refs render as IRIs). */
-function itemText(resource: ResourceDefinition, item: Item, head: string): string {
-  const own = JSON.stringify(item);
-  return `${head}"@id":${JSON.stringify(`${resource.path}/${item.id}`)},"@type":${JSON.stringify(resource.name)}${own.length > 2 ? ',' : ''}${own.slice(1)}`;
-}
-
 function encodeCollection(value: Extract<Representation, { kind: 'collection' }>, ctx: EncodeContext): string {
   const { resource } = ctx;
-  const members = ctx.embedded
-    ? value.items.map((i) => JSON.stringify(node(resource, i, false)))
-    : value.items.map((i) => itemText(resource, i, '{'));
-  const doc: string[] = [`{"@context":${JSON.stringify(`/contexts/${resource.name}`)},"@id":${JSON.stringify(resource.path)},"@type":"Collection"`];
-  if (value.totalItems !== null) doc.push(`"totalItems":${value.totalItems}`);
-  doc.push(`"member":[${members.join(',')}]`);
+  const items = value.items;
+  const member = new Array<Record<string, unknown>>(items.length);
+  for (let i = 0; i < items.length; i++) member[i] = node(resource, items[i]!, null);
+  const doc: Record<string, unknown> = { '@context': contextOf(resource), '@id': resource.path, '@type': 'Collection' };
+  if (value.totalItems !== null) doc.totalItems = value.totalItems;
+  doc.member = member;
   if (value.links) {
     const l = value.links;
     const view: Record<string, unknown> = { '@id': l.self, '@type': 'PartialCollectionView', first: l.first };
     if (l.last !== null) view.last = l.last;
     if (l.previous !== null) view.previous = l.previous;
     if (l.next !== null) view.next = l.next;
-    doc.push(`"view":${JSON.stringify(view)}`);
+    doc.view = view;
   }
+  // One JSON.stringify for the whole document; the search template is serialised once per resource.
+  const text = JSON.stringify(doc);
   const search = hydraSearch(resource);
-  if (search !== null) doc.push(`"search":${search}`);
-  return `${doc.join(',')}}`;
+  return search === null ? text : `${text.slice(0, -1)},"search":${search}}`;
 }
 
 /**
@@ -66,8 +64,7 @@ export const jsonldFormat: Format = {
   extension: 'jsonld',
   encode(value, ctx) {
     if (value.kind === 'collection') return encodeCollection(value, ctx);
-    if (ctx.embedded) return JSON.stringify(node(ctx.resource, value.item, true));
-    return itemText(ctx.resource, value.item, headOf(ctx.resource));
+    return JSON.stringify(node(ctx.resource, value.item, contextOf(ctx.resource)));
   },
   decode(body) {
     const doc = requireObject(body, 'a JSON-LD object');
