@@ -29,7 +29,11 @@ export function captureParsedBody(body: unknown, maxBytes: number, redaction: Re
   return { ...cut(text, maxBytes), size: Buffer.byteLength(text) };
 }
 
-/** A response payload as sent, for storage: JSON bodies are redacted field by field. */
+/**
+ * A response payload as sent, for storage. JSON bodies are redacted field by field, and kept as
+ * sent (compact): the pages indent them when shown (`readableBody`), which is cheaper than
+ * re-encoding every response that is never looked at.
+ */
 export function capturePayload(payload: string | Buffer | null, contentType: string, maxBytes: number, redaction: Redaction): CapturedBody {
   if (payload === null) return { text: null, size: 0, truncated: false, note: 'stream' };
   const size = Buffer.byteLength(payload);
@@ -37,15 +41,24 @@ export function capturePayload(payload: string | Buffer | null, contentType: str
   if (!TEXTUAL.test(contentType)) return { text: null, size, truncated: false, note: 'binary' };
   let text = payload.toString();
   // Parsing is bounded: a huge JSON body is cut as text rather than parsed whole.
-  if (JSONISH.test(contentType) && size <= maxBytes * 4) {
+  // Parsed only when a key could be secret-named: no key fragment anywhere in the text (and no
+  // escape that could spell one) means there is no field to redact.
+  if (JSONISH.test(contentType) && size <= maxBytes * 4 && (redaction.mayNameSecretInJson(text) || text.includes('\\u'))) {
     try {
-      // Field by field only when a key could be secret-named: no key fragment anywhere in the text
-      // (and no escape that could spell one) means no field to redact, so no deep copy to make.
-      const parsed: unknown = JSON.parse(text);
-      text = JSON.stringify(redaction.mayNameSecret(text) || text.includes('\\u') ? redaction.fields(parsed) : parsed, null, 2);
+      text = JSON.stringify(redaction.fields(JSON.parse(text)));
     } catch {
       // Not valid JSON after all: kept as text.
     }
   }
   return { ...cut(text, maxBytes), size };
+}
+
+/** A captured JSON body indented for reading (pages and the JSON view); other bodies as they are. */
+export function readableBody(body: CapturedBody, contentType: string | null): CapturedBody {
+  if (body.text === null || body.truncated || contentType === null || !JSONISH.test(contentType)) return body;
+  try {
+    return { ...body, text: JSON.stringify(JSON.parse(body.text), null, 2) };
+  } catch {
+    return body;
+  }
 }

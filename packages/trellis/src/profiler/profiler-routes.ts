@@ -9,6 +9,7 @@ import type { ExceptionData } from './collectors/exception-collector.ts';
 import type { LogsData } from './collectors/logs-collector.ts';
 import type { Profile, ProfileSummary } from './profile.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
+import { readableProfile } from './readable-profile.ts';
 import { isToken } from './token.ts';
 import { formatTime } from './ui/format-time.ts';
 import { profilePage } from './ui/pages/profile-page.ts';
@@ -41,11 +42,12 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   /** `latest` is the newest main request: its sub-requests are reached from its page. */
   async function load(token: string): Promise<Profile | null> {
     await options.settled();
+    let profile: Profile | null = null;
     if (token === 'latest') {
       const [newest] = await storage.find({ mainOnly: true, limit: 1 });
-      return newest ? storage.read(newest.token) : null;
-    }
-    return isToken(token) ? storage.read(token) : null;
+      if (newest) profile = await storage.read(newest.token);
+    } else if (isToken(token)) profile = await storage.read(token);
+    return profile && readableProfile(profile);
   }
 
   const summaryJson = (s: ProfileSummary) => ({ ...s, formattedTime: formatTime(s.time, timeZone), link: `/_profiler/${s.token}` });

@@ -34,3 +34,22 @@ test('body fields are redacted deeply, including whole secret objects', () => {
   });
   assert.equal(r.scrub('bob typed 98765 and hunter22'), 'bob typed [redacted] and [redacted]');
 });
+
+test('a JSON text may name a secret only through a key, never through a value', () => {
+  const r = new Redaction(DEFAULT_SECRET_KEYS);
+  assert.equal(r.mayNameSecretInJson('{"title":"An old secret.","token_count":3}'), true);
+  assert.equal(r.mayNameSecretInJson('{"nested":{"Client_Secret" : "x"}}'), true);
+  assert.equal(r.mayNameSecretInJson('{"a\\"password\\"b":1}'), true);
+  assert.equal(r.mayNameSecretInJson('{"title":"An old secret.","note":"a \\"token\\", not a key"}'), false);
+  assert.equal(r.mayNameSecretInJson('{"title":"Dune","price":13.41}'), false);
+});
+
+test('the profiler\'s own headers are shown, not taken for credentials', () => {
+  const r = new Redaction(DEFAULT_SECRET_KEYS);
+  assert.deepEqual(r.headers({ 'x-debug-token': 'a1b2c3', 'X-Debug-Token-Link': 'http://h/_profiler/a1b2c3', 'x-auth-token': 'abcdef12' }), {
+    'x-debug-token': 'a1b2c3',
+    'X-Debug-Token-Link': 'http://h/_profiler/a1b2c3',
+    'x-auth-token': '[redacted]',
+  });
+  assert.equal(r.scrub('token a1b2c3'), 'token a1b2c3');
+});
