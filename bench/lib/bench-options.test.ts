@@ -8,6 +8,7 @@ test('defaults are the full run', () => {
   assert.equal(o.check, false);
   assert.equal(o.rounds, 3);
   assert.equal(o.findProfiles, 1_000_000);
+  assert.equal(o.findProfilesRedis, 200_000);
   assert.equal(o.rssLow, 10_000);
   assert.equal(o.rssHigh, 200_000);
   assert.deepEqual(o.only, []);

@@ -9,8 +9,10 @@ export interface BenchOptions {
   /** Scenario names to run; empty means all. */
   readonly only: readonly string[];
   readonly tool: 'auto' | 'wrk' | 'autocannon';
-  /** Profiles stored before timing `find`. */
+  /** Profiles stored before timing `find` (SQLite). */
   readonly findProfiles: number;
+  /** The same for Redis, whose writes are round trips: filling it takes ~100 s per million. */
+  readonly findProfilesRedis: number;
   /** Profiled request counts at which RSS is read. */
   readonly rssLow: number;
   readonly rssHigh: number;
@@ -28,6 +30,7 @@ const FULL: BenchOptions = {
   only: [],
   tool: 'auto',
   findProfiles: 1_000_000,
+  findProfilesRedis: 200_000,
   rssLow: 10_000,
   rssHigh: 200_000,
   out: null,
@@ -41,6 +44,7 @@ const QUICK: Partial<BenchOptions> = {
   warmupSeconds: 1,
   connections: 10,
   findProfiles: 20_000,
+  findProfilesRedis: 20_000,
   rssLow: 1_000,
   rssHigh: 5_000,
 };
@@ -54,7 +58,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --warmup=S            seconds of warm-up per server before the first round (default ${FULL.warmupSeconds})
   --connections=N       keep-alive connections (default ${FULL.connections})
   --tool=wrk|autocannon load generator (default: wrk when /usr/bin/wrk exists)
-  --find-profiles=N     profiles stored before timing find (default ${FULL.findProfiles})
+  --find-profiles=N     profiles stored before timing find, SQLite (default ${FULL.findProfiles})
+  --find-profiles-redis=N  the same for Redis (default ${FULL.findProfilesRedis})
   --rss-low=N --rss-high=N  profiled requests at which RSS is read (default ${FULL.rssLow}, ${FULL.rssHigh})
   --out=FILE            results JSON (default bench/results/<date>.json)`;
 
@@ -88,6 +93,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       case 'warmup': opts.warmupSeconds = positive(name, need(), false); break;
       case 'connections': opts.connections = positive(name, need(), true); break;
       case 'find-profiles': opts.findProfiles = positive(name, need(), true); break;
+      case 'find-profiles-redis': opts.findProfilesRedis = positive(name, need(), true); break;
       case 'rss-low': opts.rssLow = positive(name, need(), true); break;
       case 'rss-high': opts.rssHigh = positive(name, need(), true); break;
       case 'out': opts.out = need(); break;

@@ -32,8 +32,7 @@ export const profilerFind: Scenario = {
   async run(ctx) {
     const m = await loadProfilerStorage(ctx.root);
     if (typeof m === 'string') throw new Error(m);
-    const count = ctx.options.findProfiles;
-    const notes = [`storage modules from ${m.source}`, `${count.toLocaleString('en-US')} synthetic profiles, ${QUERIES.length} queries × ${ITERATIONS} runs each`];
+    const notes = [`storage modules from ${m.source}`, `${QUERIES.length} queries × ${ITERATIONS} runs each per store`];
     const stores: Array<[string, string]> = [['sqlite', `sqlite:${join(ctx.workDir, `find-${process.pid}.db`)}`]];
     if (await redisAvailable()) stores.push(['redis', `redis://127.0.0.1:6379/15`]);
     else notes.push('skipped: Redis storage: Redis is not reachable at 127.0.0.1:6379');
@@ -41,6 +40,7 @@ export const profilerFind: Scenario = {
     const measurements: Measurement[] = [];
     const metrics: Record<string, number> = {};
     for (const [name, dsn] of stores) {
+      const count = name === 'redis' ? ctx.options.findProfilesRedis : ctx.options.findProfiles;
       const retention = { maxProfiles: count + 1, ttlSeconds: 30 * 86400 };
       const prefix = `bench:find:${process.pid}:`;
       // The Redis store takes its prefix from the client options; open it directly for a private prefix.
@@ -66,6 +66,7 @@ export const profilerFind: Scenario = {
           if (p95 > worst.p95) worst = { query: JSON.stringify(query), p95 };
         }
         measurements.push(
+          { name: `${name}: profiles stored`, value: count, unit: '' },
           { name: `${name}: find median`, value: median(samples), unit: 'ms' },
           { name: `${name}: find p95`, value: percentile(samples, 95), unit: 'ms' },
           { name: `${name}: slowest query p95`, value: worst.p95, unit: `ms ${worst.query}` },
