@@ -17,12 +17,13 @@ CREATE TABLE IF NOT EXISTS profiles (
   duration REAL NOT NULL,
   data TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS profiles_time ON profiles (time);
+CREATE INDEX IF NOT EXISTS profiles_time_url ON profiles (time, seq, url);
 CREATE INDEX IF NOT EXISTS profiles_method_time ON profiles (method, time);
 CREATE INDEX IF NOT EXISTS profiles_status_time ON profiles (status, time);
 CREATE INDEX IF NOT EXISTS profiles_ip_time ON profiles (ip, time);
-CREATE VIRTUAL TABLE IF NOT EXISTS profiles_url_0 USING fts5 (url, tokenize = 'trigram', content = '');
-CREATE VIRTUAL TABLE IF NOT EXISTS profiles_url_1 USING fts5 (url, tokenize = 'trigram', content = '');
+DROP INDEX IF EXISTS profiles_time;
+DROP TABLE IF EXISTS profiles_url_0;
+DROP TABLE IF EXISTS profiles_url_1;
 `;
 
 const SUMMARY_COLUMNS = 'p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS statusCode, p.duration AS durationMs';
@@ -44,13 +45,14 @@ export function sqlitePathOf(dsn: string): string {
  * summary columns and the whole profile as a JSON blob, WAL journal. Writes are queued and committed
  * in one transaction per 10 ms window, so request handling never waits on the disk.
  *
- * Indexes: time, (method, time), (status, time), (ip, time) — each implicitly ends with the rowid,
- * so "newest first" walks an index backwards and stops at `limit`. URL substrings go through an FTS5
- * trigram index; those results are ordered by write order, which is time order for everything the
- * profiler writes. Combinations no single index answers (two exact filters, `mainOnly`, a URL
- * filter shorter than a trigram) are checked on the newest `maxScan` (10,000) candidates of the
- * driving index: bounded work, at the price of not finding older matches. Retention deletes by
- * rowid and time ranges: index range deletes.
+ * Indexes: (time, seq, url), (method, time), (status, time), (ip, time) — each implicitly ends with
+ * the rowid, so "newest first" walks an index backwards and stops at `limit`. Combinations no single
+ * index answers (two exact filters, `mainOnly`, a URL substring) are checked on the newest `maxScan`
+ * (10,000) candidates of the driving index: bounded work, at the price of not finding older
+ * matches. A URL substring alone walks the time index, which carries the URL, so no row is read
+ * until a match is found. (An FTS5 trigram index answered URL searches over the whole store before;
+ * it cost more per request than the rest of the insert, for a search the default retention of
+ * 10,000 profiles does not need.) Retention deletes by rowid and time ranges: index range deletes.
  */
 export class SqliteProfileStorage implements ProfileStorage {
   readonly #db: DatabaseSync;
@@ -66,8 +68,6 @@ export class SqliteProfileStorage implements ProfileStorage {
   #trimmedTo = 0;
   #scheduled = false;
   readonly #insert: StatementSync;
-  readonly #insertUrl: readonly [StatementSync, StatementSync];
-  readonly #clearUrls: readonly [StatementSync, StatementSync];
   readonly #read: StatementSync;
   readonly #top: StatementSync;
   readonly #deleteBelow: StatementSync;
@@ -85,8 +85,6 @@ export class SqliteProfileStorage implements ProfileStorage {
     this.#insert = this.#db.prepare(
       'INSERT OR IGNORE INTO profiles (token, parent, ip, method, url, time, status, duration, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    this.#insertUrl = [0, 1].map((g) => this.#db.prepare(`INSERT INTO profiles_url_${g} (rowid, url) VALUES (?, ?)`)) as unknown as [StatementSync, StatementSync];
-    this.#clearUrls = [0, 1].map((g) => this.#db.prepare(`INSERT INTO profiles_url_${g} (profiles_url_${g}) VALUES ('delete-all')`)) as unknown as [StatementSync, StatementSync];
     this.#read = this.#db.prepare('SELECT data FROM profiles WHERE token = ? AND time >= ?');
     this.#top = this.#db.prepare('SELECT coalesce(max(seq), 0) AS top FROM profiles');
     this.#deleteBelow = this.#db.prepare('DELETE FROM profiles WHERE seq > ? AND seq <= ?');
@@ -110,29 +108,15 @@ export class SqliteProfileStorage implements ProfileStorage {
   }
 
   // read and find do not flush queued writes: the contract promises visibility once `write`
-  // resolves, and the profiler checks token freshness with `find` on every request.
+  // resolves.
   async find(query: ProfileQuery): Promise<ProfileSummary[]> {
-    if (query.url === undefined || query.url.length < 3) return this.#run(this.#findSql(query, 0));
-    // URL searches read the current trigram generation, then the older one for what is missing:
-    // generations split the rowids, so the newer one's matches are all newer than the older one's.
-    const current = this.#generation((this.#top.get() as { top: number }).top);
-    const found = this.#run(this.#findSql(query, current));
-    if (found.length < query.limit) found.push(...this.#run(this.#findSql({ ...query, limit: query.limit - found.length }, current === 0 ? 1 : 0)));
-    return found;
-  }
-
-  #run({ sql, params }: { sql: string; params: (string | number)[] }): ProfileSummary[] {
+    const { sql, params } = this.#findSql(query);
     return this.#statement(sql).all(...params).map((row) => ({ ...(row as object) }) as ProfileSummary);
-  }
-
-  /** Which trigram table holds a rowid: they alternate every `maxProfiles` rows. */
-  #generation(seq: number): 0 | 1 {
-    return (Math.floor(seq / this.#retention.maxProfiles) % 2) as 0 | 1;
   }
 
   /** SQLite's plan for a query, so tests and benchmarks can check that no full scan happens. */
   explain(query: ProfileQuery): string[] {
-    const { sql, params } = this.#findSql(query, 0);
+    const { sql, params } = this.#findSql(query);
     return this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((r) => String((r as { detail: unknown }).detail));
   }
 
@@ -145,7 +129,6 @@ export class SqliteProfileStorage implements ProfileStorage {
   async purge(): Promise<void> {
     this.#flush();
     this.#db.exec('DELETE FROM profiles');
-    for (const clear of this.#clearUrls) clear.run();
     this.#trimmedTo = 0;
   }
 
@@ -154,8 +137,7 @@ export class SqliteProfileStorage implements ProfileStorage {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  #findSql(query: ProfileQuery, generation: 0 | 1): { sql: string; params: (string | number)[] } {
-    const urls = `profiles_url_${generation}`;
+  #findSql(query: ProfileQuery): { sql: string; params: (string | number)[] } {
     type Cond = readonly [string, readonly (string | number)[]];
     const time: Cond[] = [['p.time >= ?', [this.#cutoff()]]];
     if (query.start !== undefined) time.push(['p.time >= ?', [query.start]]);
@@ -170,28 +152,14 @@ export class SqliteProfileStorage implements ProfileStorage {
     const where = (conds: readonly Cond[]) => ({ sql: conds.map((c) => c[0]).join(' AND ') || '1', params: conds.flatMap((c) => c[1]) });
     const order = 'ORDER BY p.time DESC, p.seq DESC';
 
-    if (query.url !== undefined && query.url.length >= 3) {
-      // An FTS5 phrase of one string matches it as a substring under the trigram tokenizer. A time
-      // window becomes a rowid window (rowids follow time), so the walk starts at the window.
-      const bounds: Cond[] = [['f.url MATCH ?', [`"${query.url.replaceAll('"', '""')}"`]]];
-      if (query.end !== undefined) bounds.push(['f.rowid <= coalesce((SELECT seq FROM profiles WHERE time < ? ORDER BY time DESC LIMIT 1), 0)', [query.end]]);
-      if (query.start !== undefined) bounds.push(['f.rowid >= coalesce((SELECT seq FROM profiles WHERE time >= ? ORDER BY time ASC LIMIT 1), 9e18)', [query.start]]);
-      const inner = where(bounds);
-      const residual = [...exact, ...rest];
-      if (residual.length === 0) {
-        const outer = where([...bounds, ...time]);
-        return {
-          sql: `SELECT ${SUMMARY_COLUMNS} FROM ${urls} f JOIN profiles p ON p.seq = f.rowid WHERE ${outer.sql} ORDER BY f.rowid DESC LIMIT ?`,
-          params: [...outer.params, query.limit],
-        };
-      }
-      // With other filters too, at most maxScan trigram matches are examined. The co-routine yields
-      // them newest first and is read in that order; an outer ORDER BY would sort all of them.
-      const outer = where([...time, ...residual]);
+    if (query.url !== undefined && exact.length === 0 && rest.length === 0) {
+      // A URL substring alone: the newest maxScan entries of the time index, which holds the URL,
+      // are tested without reading their rows; only the matches are joined.
+      const window = where(time);
       return {
-        sql: `SELECT ${SUMMARY_COLUMNS} FROM (SELECT rowid AS seq FROM ${urls} f WHERE ${inner.sql} ORDER BY rowid DESC LIMIT ?) m
-          JOIN profiles p ON p.seq = m.seq WHERE ${outer.sql} LIMIT ?`,
-        params: [...inner.params, this.#maxScan, ...outer.params, query.limit],
+        sql: `SELECT ${SUMMARY_COLUMNS} FROM (SELECT seq, time FROM (SELECT seq, time, url FROM profiles p INDEXED BY profiles_time_url WHERE ${window.sql} ${order} LIMIT ?)
+          WHERE instr(url, ?) > 0 LIMIT ?) m JOIN profiles p ON p.seq = m.seq ${order}`,
+        params: [...window.params, this.#maxScan, query.url, query.limit],
       };
     }
     if (query.url !== undefined) rest.push(['instr(p.url, ?) > 0', [query.url]]);
@@ -240,12 +208,6 @@ export class SqliteProfileStorage implements ProfileStorage {
           outcomes.push(new TokenTakenError(p.token));
           continue;
         }
-        const seq = Number(result.lastInsertRowid);
-        const generation = this.#generation(seq);
-        // The first row of a generation clears its table: what it held is two generations old,
-        // so every one of those profiles has already been trimmed.
-        if (seq % this.#retention.maxProfiles === 0) this.#clearUrls[generation].run();
-        this.#insertUrl[generation].run(seq, p.url);
         outcomes.push(null);
       }
       this.#enforceRetention();
