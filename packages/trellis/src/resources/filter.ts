@@ -28,6 +28,8 @@ export interface FilterParameter {
  * the page query alike); `orderBy` only orders (page query only); both read only the parameters
  * `parameters()` lists and throw `HttpError` 400 (`invalid_filter`) for a value they cannot use,
  * so no bad value ever reaches SQL. Values are always bound as parameters, never concatenated.
+ * When none of those parameters is in the query, `where` and `orderBy` must build the same query
+ * whatever the request: the default provider then compiles it once (`compiled-queries.ts`).
  */
 export interface Filter {
   readonly name: string;
@@ -48,6 +50,20 @@ export function paramValues(params: QueryParams, key: string): string[] {
     else out.push(v);
   }
   return out;
+}
+
+const parameterKeys = new WeakMap<ResourceDefinition, ReadonlySet<string>>();
+
+/** Whether the query names a parameter of one of the resource's filters (`key` or `key[]`). */
+export function hasFilterParameters(resource: ResourceDefinition, params: QueryParams): boolean {
+  let keys = parameterKeys.get(resource);
+  if (keys === undefined) {
+    const names = resource.filters.flatMap((f) => f.parameters(resource)).map((p) => p.name);
+    keys = new Set([...names, ...names.map((n) => `${n}[]`)]);
+    parameterKeys.set(resource, keys);
+  }
+  for (const key in params) if (keys.has(key)) return true;
+  return false;
 }
 
 export function checkProperties(filter: string, resource: ResourceDefinition, names: readonly string[]): void {
