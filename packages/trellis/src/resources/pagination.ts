@@ -34,22 +34,45 @@ export interface PageLinks {
   readonly next: string | null;
 }
 
+/** Pairs URLSearchParams writes back as they came, but for `[` and `]` (a filter's `order[title]`). */
+const PLAIN_QUERY = /^[A-Za-z0-9*\-._[\]]+=[A-Za-z0-9*\-._[\]]*(?:&[A-Za-z0-9*\-._[\]]+=[A-Za-z0-9*\-._[\]]*)*$/;
+
+/**
+ * `(page) => path?query` with `page` set, as `URLSearchParams.set` + `toString` would write it:
+ * the first `page` pair takes the number, later ones go, and it is appended when absent. Plain
+ * queries (the usual ones) are spliced without URLSearchParams' parse and re-encode.
+ */
+function pageUrl(path: string, search: string): (page: number) => string {
+  if (search === '') return (page) => `${path}?page=${page}`;
+  if (!PLAIN_QUERY.test(search)) {
+    const params = new URLSearchParams(search);
+    return (page) => {
+      params.set('page', String(page));
+      return `${path}?${params.toString()}`;
+    };
+  }
+  const encoded = search.includes('[') || search.includes(']') ? search.replaceAll('[', '%5B').replaceAll(']', '%5D') : search;
+  let before = '';
+  let after = '';
+  let found = false;
+  for (const pair of encoded.split('&')) {
+    if (pair.startsWith('page=')) {
+      found = true;
+      continue;
+    }
+    if (found) after += `&${pair}`;
+    else before += `${pair}&`;
+  }
+  const head = `${path}?${before}page=`;
+  return (page) => `${head}${page}${after}`;
+}
+
 /**
  * The page's neighbours as paths with the request's other query parameters kept. Without a total
  * (partial pagination) `last` is unknown and `next` exists when the page is full.
  */
 export function pageLinks(path: string, search: string, state: PaginationState, totalItems: number | null, count: number): PageLinks {
-  let at: (page: number) => string;
-  if (search === '' || /^page=\d+$/.test(search)) {
-    // The common case, without URLSearchParams' parse and re-encode.
-    at = (page) => `${path}?page=${page}`;
-  } else {
-    const params = new URLSearchParams(search);
-    at = (page) => {
-      params.set('page', String(page));
-      return `${path}?${params.toString()}`;
-    };
-  }
+  const at = pageUrl(path, search);
   const lastPage = totalItems === null ? null : Math.max(1, Math.ceil(totalItems / state.itemsPerPage));
   const hasNext = lastPage === null ? count >= state.itemsPerPage : state.page < lastPage;
   return {
