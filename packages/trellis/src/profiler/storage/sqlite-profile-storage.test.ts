@@ -13,6 +13,8 @@ let n = 0;
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 profileStorageContract('sqlite', async ({ now, ...retention }) => new SqliteProfileStorage(join(dir, `contract-${n++}.db`), retention, { now }));
+profileStorageContract('sqlite (inline writer)', async ({ now, ...retention }) => new SqliteProfileStorage(join(dir, `contract-${n++}.db`), retention, { now, writer: 'inline' }));
+profileStorageContract('sqlite (:memory:)', async ({ now, ...retention }) => new SqliteProfileStorage(':memory:', retention, { now }));
 
 test('sqlite: every search uses an index, never a scan of the table', async () => {
   const store = new SqliteProfileStorage(join(dir, 'plans.db'), { maxProfiles: 100_000, ttlSeconds: 86400 });

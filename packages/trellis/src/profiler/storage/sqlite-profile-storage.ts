@@ -1,36 +1,17 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Profile, ProfileQuery, ProfileSummary } from '../profile.ts';
+import { InlineBatchSink } from './inline-batch-sink.ts';
 import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS profiles (
-  seq INTEGER PRIMARY KEY,
-  token TEXT NOT NULL UNIQUE,
-  parent TEXT,
-  ip TEXT NOT NULL,
-  method TEXT NOT NULL,
-  url TEXT NOT NULL,
-  time INTEGER NOT NULL,
-  status INTEGER NOT NULL,
-  duration REAL NOT NULL,
-  data TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS profiles_time_url ON profiles (time, seq, url);
-CREATE INDEX IF NOT EXISTS profiles_method_time ON profiles (method, time);
-CREATE INDEX IF NOT EXISTS profiles_status_time ON profiles (status, time);
-CREATE INDEX IF NOT EXISTS profiles_ip_time ON profiles (ip, time);
-DROP INDEX IF EXISTS profiles_time;
-DROP TABLE IF EXISTS profiles_url_0;
-DROP TABLE IF EXISTS profiles_url_1;
-`;
+import type { SqliteBatchSink } from './sqlite-batch-sink.ts';
+import { SqliteProfileInserter, type ProfileRow } from './sqlite-profile-inserter.ts';
+import { openProfileDatabase } from './sqlite-profile-schema.ts';
+import { ThreadBatchSink } from './thread-batch-sink.ts';
 
 const SUMMARY_COLUMNS = 'p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS statusCode, p.duration AS durationMs';
 const CANDIDATE_COLUMNS = 'p.seq, p.token, p.parent, p.ip, p.method, p.url, p.time, p.status, p.duration';
 
 interface Pending {
-  readonly profile: Profile;
+  readonly row: ProfileRow;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
@@ -43,7 +24,9 @@ export function sqlitePathOf(dsn: string): string {
 /**
  * The default store (`PROFILER_DSN=sqlite:var/profiler.db`): one row per profile with the indexed
  * summary columns and the whole profile as a JSON blob, WAL journal. Writes are queued and committed
- * in one transaction per 10 ms window, so request handling never waits on the disk.
+ * in one transaction per 10 ms window by a writer thread with its own connection (the calling
+ * thread for `:memory:` or `writer: 'inline'`), so request handling never waits on the disk and
+ * pays only for serialising the profile; reads run on this thread's connection.
  *
  * Indexes: (time, seq, url), (method, time), (status, time), (ip, time) — each implicitly ends with
  * the rowid, so "newest first" walks an index backwards and stops at `limit`. Combinations no single
@@ -61,39 +44,34 @@ export class SqliteProfileStorage implements ProfileStorage {
   readonly #maxScan: number;
   readonly #batchWindowMs: number;
   readonly #statements = new Map<string, StatementSync>();
+  readonly #sink: SqliteBatchSink;
+  readonly #inFlight = new Set<Promise<unknown>>();
   #pending: Pending[] = [];
-  /** When expired profiles were last deleted: at most once a second, not on every batch. */
-  #expiredAt = 0;
-  /** Rowids at or below this one are already gone, so trimming deletes only a fresh range. */
-  #trimmedTo = 0;
   #scheduled = false;
-  readonly #insert: StatementSync;
   readonly #read: StatementSync;
-  readonly #top: StatementSync;
-  readonly #deleteBelow: StatementSync;
-  readonly #deleteBefore: StatementSync;
 
-  constructor(path: string, retention: RetentionOptions, options: { now?: () => number; maxScan?: number; batchWindowMs?: number } = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.#db = new DatabaseSync(path);
-    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
-    this.#db.exec(SCHEMA);
+  constructor(
+    path: string,
+    retention: RetentionOptions,
+    options: { now?: () => number; maxScan?: number; batchWindowMs?: number; writer?: 'thread' | 'inline' } = {},
+  ) {
+    this.#db = openProfileDatabase(path, true);
     this.#retention = retention;
     this.#now = options.now ?? Date.now;
     this.#maxScan = options.maxScan ?? 10_000;
     this.#batchWindowMs = options.batchWindowMs ?? 10;
-    this.#insert = this.#db.prepare(
-      'INSERT OR IGNORE INTO profiles (token, parent, ip, method, url, time, status, duration, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.#sink =
+      path === ':memory:' || options.writer === 'inline'
+        ? new InlineBatchSink(new SqliteProfileInserter(this.#db, retention.maxProfiles))
+        : new ThreadBatchSink(path, retention.maxProfiles);
     this.#read = this.#db.prepare('SELECT data FROM profiles WHERE token = ? AND time >= ?');
-    this.#top = this.#db.prepare('SELECT coalesce(max(seq), 0) AS top FROM profiles');
-    this.#deleteBelow = this.#db.prepare('DELETE FROM profiles WHERE seq > ? AND seq <= ?');
-    this.#deleteBefore = this.#db.prepare('DELETE FROM profiles WHERE time < ?');
   }
 
   write(profile: Profile): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ profile, resolve, reject });
+      // Serialised now: what is stored is the profile as it was when written.
+      const row: ProfileRow = [profile.token, profile.parent, profile.ip, profile.method, profile.url, profile.time, profile.statusCode, profile.durationMs, JSON.stringify(profile)];
+      this.#pending.push({ row, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         // A short window gathers many profiles into one transaction under load.
@@ -121,20 +99,26 @@ export class SqliteProfileStorage implements ProfileStorage {
   }
 
   async tokens(limit: number): Promise<string[]> {
-    this.#flush();
+    await this.#settled();
     const rows = this.#db.prepare('SELECT token FROM (SELECT seq, token FROM profiles ORDER BY seq DESC LIMIT ?) ORDER BY seq').all(limit);
     return rows.map((r) => String((r as { token: unknown }).token));
   }
 
   async purge(): Promise<void> {
-    this.#flush();
-    this.#db.exec('DELETE FROM profiles');
-    this.#trimmedTo = 0;
+    await this.#settled();
+    await this.#sink.purge();
   }
 
   async close(): Promise<void> {
-    this.#flush();
+    await this.#settled();
+    await this.#sink.close();
     if (this.#db.isOpen) this.#db.close();
+  }
+
+  /** Sends what is queued and waits for every batch sent so far. */
+  async #settled(): Promise<void> {
+    this.#flush();
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 
   #findSql(query: ProfileQuery): { sql: string; params: (string | number)[] } {
@@ -199,40 +183,16 @@ export class SqliteProfileStorage implements ProfileStorage {
     const batch = this.#pending;
     if (batch.length === 0 || !this.#db.isOpen) return;
     this.#pending = [];
-    const outcomes: (unknown | null)[] = [];
-    try {
-      this.#db.exec('BEGIN');
-      for (const { profile: p } of batch) {
-        const result = this.#insert.run(p.token, p.parent, p.ip, p.method, p.url, p.time, p.statusCode, p.durationMs, JSON.stringify(p));
-        if (result.changes === 0) {
-          outcomes.push(new TokenTakenError(p.token));
-          continue;
-        }
-        outcomes.push(null);
-      }
-      this.#enforceRetention();
-      this.#db.exec('COMMIT');
-    } catch (error) {
-      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    batch.forEach((item, i) => (outcomes[i] ? item.reject(outcomes[i]) : item.resolve()));
-  }
-
-  #enforceRetention(): void {
-    // Rowids are handed out in write order, so the newest `maxProfiles` are the top rowid range.
-    const { top } = this.#top.get() as { top: number };
-    const keepAbove = top - this.#retention.maxProfiles;
-    if (keepAbove > this.#trimmedTo) {
-      this.#deleteBelow.run(this.#trimmedTo, keepAbove);
-      this.#trimmedTo = keepAbove;
-    }
-    // Expired rows are invisible to read and find already; deleting them is housekeeping.
     const now = this.#now();
-    if (now - this.#expiredAt < 1000) return;
-    this.#expiredAt = now;
-    const cutoff = this.#cutoff();
-    this.#deleteBefore.run(cutoff);
+    const sent = this.#sink.insert(
+      batch.map((p) => p.row),
+      now - this.#retention.ttlSeconds * 1000,
+      now,
+    ).then(
+      (taken) => batch.forEach((item, i) => (taken[i] ? item.reject(new TokenTakenError(item.row[0])) : item.resolve())),
+      (error: unknown) => batch.forEach((item) => item.reject(error)),
+    );
+    this.#inFlight.add(sent);
+    void sent.finally(() => this.#inFlight.delete(sent));
   }
 }

@@ -1,0 +1,67 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
+/** A profile as one row: token, parent, ip, method, url, time, status, duration, JSON. */
+export type ProfileRow = readonly [string, string | null, string, string, string, number, number, number, string];
+
+/**
+ * Inserts batches of profile rows in one transaction each and applies retention, on whichever
+ * thread owns the connection (the writer thread, or the caller's for `:memory:`).
+ */
+export class SqliteProfileInserter {
+  readonly #db: DatabaseSync;
+  readonly #maxProfiles: number;
+  readonly #insert: StatementSync;
+  readonly #top: StatementSync;
+  readonly #deleteBelow: StatementSync;
+  readonly #deleteBefore: StatementSync;
+  /** Rowids at or below this one are already gone, so trimming deletes only a fresh range. */
+  #trimmedTo = 0;
+  /** When expired profiles were last deleted: at most once a second, not on every batch. */
+  #expiredAt = 0;
+
+  constructor(db: DatabaseSync, maxProfiles: number) {
+    this.#db = db;
+    this.#maxProfiles = maxProfiles;
+    this.#insert = db.prepare('INSERT OR IGNORE INTO profiles (token, parent, ip, method, url, time, status, duration, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.#top = db.prepare('SELECT coalesce(max(seq), 0) AS top FROM profiles');
+    this.#deleteBelow = db.prepare('DELETE FROM profiles WHERE seq > ? AND seq <= ?');
+    this.#deleteBefore = db.prepare('DELETE FROM profiles WHERE time < ?');
+  }
+
+  /**
+   * Inserts the rows in order in one transaction; returns, per row, whether its token was already
+   * stored (the row is then skipped). Throws, with nothing written, when the transaction fails.
+   */
+  insert(rows: readonly ProfileRow[], cutoff: number, now: number): boolean[] {
+    const taken: boolean[] = [];
+    try {
+      this.#db.exec('BEGIN');
+      for (const row of rows) taken.push(this.#insert.run(...row).changes === 0);
+      this.#enforceRetention(cutoff, now);
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+    return taken;
+  }
+
+  purge(): void {
+    this.#db.exec('DELETE FROM profiles');
+    this.#trimmedTo = 0;
+  }
+
+  #enforceRetention(cutoff: number, now: number): void {
+    // Rowids are handed out in write order, so the newest `maxProfiles` are the top rowid range.
+    const { top } = this.#top.get() as { top: number };
+    const keepAbove = top - this.#maxProfiles;
+    if (keepAbove > this.#trimmedTo) {
+      this.#deleteBelow.run(this.#trimmedTo, keepAbove);
+      this.#trimmedTo = keepAbove;
+    }
+    // Expired rows are invisible to read and find already; deleting them is housekeeping.
+    if (now - this.#expiredAt < 1000) return;
+    this.#expiredAt = now;
+    this.#deleteBefore.run(cutoff);
+  }
+}
