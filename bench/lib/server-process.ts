@@ -33,11 +33,12 @@ export class ServerProcess {
   }
 
   static async start(spec: ServerSpec, root: string, timeoutMs = 30_000): Promise<ServerProcess> {
-    const child = spawn(process.execPath, [spec.script], {
+    // --expose-gc: the memory reading collects garbage first, so it reports live memory.
+    const child = spawn(process.execPath, ['--expose-gc', spec.script], {
       cwd: root,
       // PORT=0: the kernel picks a free port; the script announces the URL it got.
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...spec.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => {
@@ -74,6 +75,25 @@ export class ServerProcess {
     const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
     if (!kb) throw new Error(`no VmRSS in /proc/${this.pid}/status`);
     return Number(kb[1]) * 1024;
+  }
+
+  /** process.memoryUsage() of a server that answers it (servers/answer-memory.ts), else null. */
+  async memoryUsage(timeoutMs = 2000): Promise<NodeJS.MemoryUsage | null> {
+    const child = this.#child;
+    if (!child.connected) return null;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(null), timeoutMs);
+      const onMessage = (m: unknown) => {
+        if (m && typeof m === 'object' && 'memory' in m) done((m as { memory: NodeJS.MemoryUsage }).memory);
+      };
+      const done = (value: NodeJS.MemoryUsage | null) => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(value);
+      };
+      child.on('message', onMessage);
+      child.send('memory');
+    });
   }
 
   async stop(graceMs = 5000): Promise<void> {
