@@ -8,6 +8,8 @@ import type { ProfileRow } from './sqlite-profile-inserter.ts';
  * transaction failed (nothing written); `close` resolves after everything sent before it.
  */
 export interface SqliteBatchSink {
+  /** True when the sink groups inserts into transactions itself: callers need not wait to batch. */
+  readonly batching: boolean;
   insert(rows: readonly ProfileRow[], cutoff: number, now: number): Promise<boolean[]>;
   purge(): Promise<void>;
   close(): Promise<void>;

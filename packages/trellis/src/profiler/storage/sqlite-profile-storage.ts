@@ -63,7 +63,7 @@ export class SqliteProfileStorage implements ProfileStorage {
     this.#sink =
       path === ':memory:' || options.writer === 'inline'
         ? new InlineBatchSink(new SqliteProfileInserter(this.#db, retention.maxProfiles))
-        : new ThreadBatchSink(path, retention.maxProfiles);
+        : new ThreadBatchSink(path, retention.maxProfiles, this.#batchWindowMs);
     this.#read = this.#db.prepare('SELECT data FROM profiles WHERE token = ? AND time >= ?');
   }
 
@@ -74,8 +74,10 @@ export class SqliteProfileStorage implements ProfileStorage {
       this.#pending.push({ row, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        // A short window gathers many profiles into one transaction under load.
-        setTimeout(() => this.#flush(), this.#batchWindowMs);
+        // A short window gathers many profiles into one transaction under load; a sink that
+        // batches itself gets them on the next turn, so serialised profiles do not linger here.
+        if (this.#sink.batching) setImmediate(() => this.#flush());
+        else setTimeout(() => this.#flush(), this.#batchWindowMs);
       }
     });
   }

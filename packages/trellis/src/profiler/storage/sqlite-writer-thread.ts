@@ -1,29 +1,61 @@
 /**
- * The SQLite profile writer thread: owns the writing connection, applies batches and purges in the
- * order they arrive, and answers each by id. Started by {@link ThreadBatchSink}.
+ * The SQLite profile writer thread: owns the writing connection and answers each request by id,
+ * in arrival order. Inserts arriving within `batchWindowMs` share one transaction (the request
+ * thread posts as soon as it has profiles, so they do not wait in its heap); a purge or close
+ * first commits what is queued.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openProfileDatabase } from './sqlite-profile-schema.ts';
-import { SqliteProfileInserter } from './sqlite-profile-inserter.ts';
+import { SqliteProfileInserter, type ProfileRow } from './sqlite-profile-inserter.ts';
 import type { WriterRequest } from './thread-batch-sink.ts';
 
-const { path, maxProfiles } = workerData as { path: string; maxProfiles: number };
+const { path, maxProfiles, batchWindowMs } = workerData as { path: string; maxProfiles: number; batchWindowMs: number };
 const db = openProfileDatabase(path, false);
 const inserter = new SqliteProfileInserter(db, maxProfiles);
 const port = parentPort!;
+let queued: Extract<WriterRequest, { type: 'insert' }>[] = [];
+let timer: NodeJS.Timeout | null = null;
+
+function commit(): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  const batch = queued;
+  queued = [];
+  if (batch.length === 0) return;
+  const rows: ProfileRow[] = [];
+  for (const request of batch) rows.push(...request.rows);
+  const last = batch.at(-1)!;
+  try {
+    const taken = inserter.insert(rows, last.cutoff, last.now);
+    let at = 0;
+    for (const request of batch) {
+      port.postMessage({ id: request.id, taken: taken.slice(at, at + request.rows.length) });
+      at += request.rows.length;
+    }
+  } catch {
+    // One bad request must not fail the others queued with it: retry each on its own.
+    for (const request of batch) answer(request.id, () => ({ taken: inserter.insert(request.rows, request.cutoff, request.now) }));
+  }
+}
+
+function answer(id: number, run: () => object): void {
+  try {
+    port.postMessage({ id, ...run() });
+  } catch (error) {
+    port.postMessage({ id, error });
+  }
+}
 
 port.on('message', (request: WriterRequest) => {
-  try {
-    if (request.type === 'insert') port.postMessage({ id: request.id, taken: inserter.insert(request.rows, request.cutoff, request.now) });
-    else if (request.type === 'purge') {
-      inserter.purge();
-      port.postMessage({ id: request.id });
-    } else {
-      db.close();
-      port.postMessage({ id: request.id });
-      port.close();
-    }
-  } catch (error) {
-    port.postMessage({ id: request.id, error });
+  if (request.type === 'insert') {
+    queued.push(request);
+    timer ??= setTimeout(commit, batchWindowMs);
+    return;
+  }
+  commit();
+  if (request.type === 'purge') answer(request.id, () => (inserter.purge(), {}));
+  else {
+    answer(request.id, () => (db.close(), {}));
+    port.close();
   }
 });
