@@ -7,21 +7,25 @@ import type { AnySelect } from './filter.ts';
 const LIMIT = 987_654_321;
 const OFFSET = 123_456_789;
 
-/** A compiled query whose last two parameters are the page's limit and offset. */
-interface PageTemplate {
-  readonly compiled: CompiledQuery;
-  readonly prefix: readonly unknown[];
-}
-
 interface CollectionTemplates {
-  readonly page: PageTemplate | null;
+  /** Ends with the limit and offset; null when the dialect does not bind them. */
+  readonly page: CompiledQuery | null;
+  /** Unpaginated. */
   readonly all: CompiledQuery;
   readonly count: CompiledQuery;
 }
 
 interface ResourceTemplates {
   item?: CompiledQuery;
-  collection?: CollectionTemplates;
+  /** By the filters' shape (`Filter.bind`); null when a shape's SQL did not bind what its filters said. */
+  readonly collections: Map<string, CollectionTemplates | null>;
+}
+
+/** Distinct filter shapes kept per resource; clients combine a handful of filters. */
+const SHAPES_PER_RESOURCE = 256;
+
+function sameValues(actual: readonly unknown[], expected: readonly unknown[]): boolean {
+  return actual.length === expected.length && actual.every((v, i) => Object.is(v, expected[i]));
 }
 
 /** The same compiled SQL with other parameter values: what Kysely would produce, without building it again. */
@@ -32,10 +36,9 @@ function withParameters(compiled: CompiledQuery, parameters: readonly unknown[])
 /**
  * Queries the default provider compiles once per database and resource, then runs with new
  * parameter values: building and compiling a Kysely query costs more than running it on SQLite.
- * Only shapes the request cannot change are kept: the item by identifier, and the page, the
- * unpaginated list and the COUNT of a collection when no filter parameter is present (filters may
- * change the SQL itself, so those queries are built per request). Databases with Kysely plugins
- * get no templates: plugins transform each query as it is compiled.
+ * Kept: the item by identifier, and a collection's page, unpaginated list and COUNT per filter
+ * shape (`Filter.bind`). Databases with Kysely plugins get none: plugins transform each query as
+ * it is compiled.
  */
 export class CompiledQueries {
   readonly #byDatabase = new WeakMap<Database, Map<ResourceDefinition, ResourceTemplates>>();
@@ -49,7 +52,7 @@ export class CompiledQueries {
     }
     let templates = byResource.get(resource);
     if (templates === undefined) {
-      templates = {};
+      templates = { collections: new Map() };
       byResource.set(resource, templates);
     }
     return templates;
@@ -65,27 +68,36 @@ export class CompiledQueries {
   }
 
   /**
-   * The unfiltered collection queries. `build` gives the ordered select and the base for the
-   * COUNT, as the provider builds them for a request without filter parameters.
+   * The collection queries for one filter shape: `values` are what the filters bind (`Filter.bind`),
+   * `build` gives the ordered select and the COUNT's base for this request. The first request of a
+   * shape compiles them and checks they bind exactly `values` (then the limit and offset); later
+   * ones of the same shape substitute their values. Null: build this request's queries instead.
    */
-  collection(db: Database, resource: ResourceDefinition, build: () => { readonly query: AnySelect; readonly base: AnySelect }): CollectionTemplates | null {
+  collection(db: Database, resource: ResourceDefinition, shape: string, values: readonly unknown[], build: () => { readonly query: AnySelect; readonly base: AnySelect }): CollectionTemplates | null {
     const templates = this.#templates(db, resource);
     if (templates === null) return null;
-    if (templates.collection === undefined) {
+    let entry = templates.collections.get(shape);
+    if (entry === undefined) {
       const { query, base } = build();
       const page = query.limit(LIMIT).offset(OFFSET).compile();
+      const all = query.compile();
+      const count = base.select((eb) => eb.fn.countAll().as('n')).compile();
       const n = page.parameters.length;
-      templates.collection = {
-        // Some dialects inline a limit; then the page is built per request.
-        page: n >= 2 && page.parameters[n - 2] === LIMIT && page.parameters[n - 1] === OFFSET ? { compiled: page, prefix: page.parameters.slice(0, -2) } : null,
-        all: query.compile(),
-        count: base.select((eb) => eb.fn.countAll().as('n')).compile(),
-      };
+      // Some dialects inline a limit; a query binding other values than its filters said is not reused.
+      const bound = sameValues(all.parameters, values) && sameValues(count.parameters, values) && sameValues(page.parameters.slice(0, -2), values);
+      entry = bound ? { page: n >= 2 && page.parameters[n - 2] === LIMIT && page.parameters[n - 1] === OFFSET ? page : null, all, count } : null;
+      if (templates.collections.size >= SHAPES_PER_RESOURCE) templates.collections.clear();
+      templates.collections.set(shape, entry);
     }
-    return templates.collection;
+    return entry;
   }
 
-  static page(template: PageTemplate, limit: number, offset: number): CompiledQuery {
-    return withParameters(template.compiled, template.prefix.length === 0 ? [limit, offset] : [...template.prefix, limit, offset]);
+  /** The templates with this request's filter values, limit and offset. */
+  static bind(templates: CollectionTemplates, values: readonly unknown[], page: { limit: number; offset: number } | null): { rows: CompiledQuery | null; count: CompiledQuery } {
+    const count = values.length === 0 ? templates.count : withParameters(templates.count, values);
+    if (page === null) return { rows: values.length === 0 ? templates.all : withParameters(templates.all, values), count };
+    if (templates.page === null) return { rows: null, count };
+    return { rows: withParameters(templates.page, values.length === 0 ? [page.limit, page.offset] : [...values, page.limit, page.offset]), count };
   }
+
 }

@@ -23,6 +23,14 @@ export interface FilterParameter {
   readonly enum?: readonly string[];
 }
 
+/** What a filter's SQL is for one request: see `Filter.bind`. */
+export interface FilterBinding {
+  /** Equal for two requests exactly when `where` and `orderBy` build the same SQL for them. */
+  readonly shape: string;
+  /** The values `where` binds, in order (`orderBy` binds none). */
+  readonly values: readonly unknown[];
+}
+
 /**
  * A collection filter. Contract: `where` only narrows the query (it is applied to the COUNT and
  * the page query alike); `orderBy` only orders (page query only); both read only the parameters
@@ -36,15 +44,26 @@ export interface Filter {
   parameters(resource: ResourceDefinition): readonly FilterParameter[];
   where?(query: AnySelect, context: FilterContext): AnySelect;
   orderBy?(query: AnySelect, context: FilterContext): AnySelect;
+  /**
+   * Optional: the shape and bound values of the SQL `where` and `orderBy` would write for these
+   * parameters, after the same validation (the same 400s). With it, the default provider runs a
+   * query compiled for an earlier request of the same shape; without it, a query naming this
+   * filter's parameters is built per request.
+   */
+  bind?(context: FilterContext): FilterBinding;
   /** Called once at declaration: throws when the filter names properties the resource lacks. */
   check?(resource: ResourceDefinition): void;
 }
 
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
 /** All values of a query parameter, accepting both `key=v` and `key[]=v`. */
-export function paramValues(params: QueryParams, key: string): string[] {
+export function paramValues(params: QueryParams, key: string): readonly string[] {
+  const plain = params[key];
+  const listed = params[`${key}[]`];
+  if (listed === undefined) return plain === undefined ? NO_VALUES : Array.isArray(plain) ? plain : [plain];
   const out: string[] = [];
-  for (const k of [key, `${key}[]`]) {
-    const v = params[k];
+  for (const v of [plain, listed]) {
     if (v === undefined) continue;
     if (Array.isArray(v)) out.push(...v);
     else out.push(v);

@@ -3,12 +3,33 @@ import type { Database } from '../data/database.ts';
 import { CompiledQueries } from './compiled-queries.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import { embedRelations } from './embed-relations.ts';
-import { hasFilterParameters, type AnySelect, type FilterContext } from './filter.ts';
+import { hasFilterParameters, type AnySelect, type FilterBinding, type FilterContext } from './filter.ts';
 import { parseIdentifier } from './resource-registry.ts';
-import type { Item, Page, QueryParams, StateProvider } from './state-provider.ts';
+import type { Item, Page, StateProvider } from './state-provider.ts';
 
 const compiled = new CompiledQueries();
-const NO_PARAMS: QueryParams = Object.freeze({});
+const UNFILTERED: FilterBinding = { shape: '', values: [] };
+
+/**
+ * The filters' shape and values for this request (`Filter.bind`): where-filters first, in
+ * declaration order, as `collectionQuery` applies them. Null when a filter whose parameters are
+ * present cannot bind.
+ */
+function bindFilters(resource: ResourceDefinition, fc: FilterContext): FilterBinding | null {
+  if (!hasFilterParameters(resource, fc.params)) return UNFILTERED;
+  let shape = '';
+  const values: unknown[] = [];
+  for (const pass of [true, false]) {
+    for (const f of resource.filters) {
+      if ((f.where !== undefined) !== pass) continue;
+      if (f.bind === undefined) return null;
+      const b = f.bind(fc);
+      shape += `${b.shape}|`;
+      for (const v of b.values) values.push(v);
+    }
+  }
+  return { shape, values };
+}
 
 function idColumnOf(resource: ResourceDefinition): string {
   return resource.property.get('id')!.column;
@@ -28,7 +49,7 @@ function collectionQuery(db: Database, resource: ResourceDefinition, fc: FilterC
 /**
  * The default provider: reads the resource's table with Kysely. An item is one query; a page is
  * one query for the items plus one COUNT (none under partial pagination), whatever the page size.
- * The item query and unfiltered collection queries are compiled once (`CompiledQueries`).
+ * The item query, and the collection queries per filter shape, are compiled once (`CompiledQueries`).
  */
 export const kyselyStateProvider: StateProvider = {
   async provide(operation, ctx): Promise<Item | Page | null> {
@@ -48,16 +69,20 @@ export const kyselyStateProvider: StateProvider = {
 
     const { enabled, page, itemsPerPage, partial } = ctx.pagination;
     const counting = enabled && !partial;
-    let rowsQuery: CompiledQuery | AnySelect;
-    let countQuery: CompiledQuery | AnySelect | null;
-    const templates = hasFilterParameters(resource, ctx.query)
-      ? null
-      : compiled.collection(db, resource, () => collectionQuery(db, resource, { params: NO_PARAMS, resource, registry: ctx.registry }, mapper.selectColumns));
-    if (templates !== null && (!enabled || templates.page !== null)) {
-      rowsQuery = enabled ? CompiledQueries.page(templates.page!, itemsPerPage, (page - 1) * itemsPerPage) : templates.all;
-      countQuery = counting ? templates.count : null;
-    } else {
-      const { query, base } = collectionQuery(db, resource, { params: ctx.query, resource, registry: ctx.registry }, mapper.selectColumns);
+    const fc: FilterContext = { params: ctx.query, resource, registry: ctx.registry };
+    const binding = bindFilters(resource, fc);
+    let rowsQuery: CompiledQuery | AnySelect | null = null;
+    let countQuery: CompiledQuery | AnySelect | null = null;
+    if (binding !== null) {
+      const templates = compiled.collection(db, resource, binding.shape, binding.values, () => collectionQuery(db, resource, fc, mapper.selectColumns));
+      if (templates !== null) {
+        const bound = CompiledQueries.bind(templates, binding.values, enabled ? { limit: itemsPerPage, offset: (page - 1) * itemsPerPage } : null);
+        rowsQuery = bound.rows;
+        countQuery = counting ? bound.count : null;
+      }
+    }
+    if (rowsQuery === null) {
+      const { query, base } = collectionQuery(db, resource, fc, mapper.selectColumns);
       rowsQuery = enabled ? query.limit(itemsPerPage).offset((page - 1) * itemsPerPage) : query;
       countQuery = counting ? base.select((eb) => eb.fn.countAll().as('n')) : null;
     }

@@ -182,6 +182,25 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
         assert.deepEqual(await ids('/novels?order[publishedOn]=desc&itemsPerPage=5'), [5, 3, 2, 4, 1]);
         assert.deepEqual(await ids('/novels?order[title]=asc&itemsPerPage=5'), [5, 4, 1, 2, 3]);
       });
+      test('a query compiled for one request serves later ones of its shape with their own values and page', async () => {
+        const page = async (url: string) => {
+          const body = (await get(url)).json();
+          return { ids: body.member.map((m: { id: number }) => m.id), total: body.totalItems };
+        };
+        assert.deepEqual(await page('/novels?title=dune&itemsPerPage=5'), { ids: [1, 2], total: 2 });
+        assert.deepEqual(await page('/novels?title=wizard&itemsPerPage=5'), { ids: [4], total: 1 });
+        assert.deepEqual(await page('/novels?itemsPerPage=1&title=dune&page=2'), { ids: [2], total: 2 });
+        assert.deepEqual(await page('/novels?price[between]=7..9&itemsPerPage=5'), { ids: [2, 4], total: 2 });
+        assert.deepEqual(await page('/novels?price[between]=9..12.5&itemsPerPage=5'), { ids: [1, 3], total: 2 });
+        assert.deepEqual(await page('/novels?exists[summary]=false&itemsPerPage=5'), { ids: [2], total: 1 });
+        assert.deepEqual(await page('/novels?exists[summary]=true&itemsPerPage=5'), { ids: [1, 3, 4, 5], total: 4 });
+        assert.deepEqual(await page('/novels?order[price]=asc&itemsPerPage=5'), { ids: [4, 2, 1, 3, 5], total: 5 });
+        assert.deepEqual(await page('/novels?order[price]=desc&itemsPerPage=5'), { ids: [5, 3, 1, 2, 4], total: 5 });
+        assert.deepEqual(await page('/novels?itemsPerPage=2&page=3'), { ids: [5], total: 5 });
+        assert.deepEqual(await page('/novels?itemsPerPage=2&page=1'), { ids: [1, 2], total: 5 });
+        assert.equal((await get('/novels/3')).json().title, 'The Dispossessed');
+        assert.equal((await get('/novels/4')).json().title, 'A Wizard of Earthsea');
+      });
       test('bad filter values are 400s with exact messages, never SQL errors', async () => {
         const cases: [string, string][] = [
           ['/novels?price[gt]=cheap', 'Invalid value "cheap" for the query parameter "price[gt]": expected a number.'],

@@ -1,11 +1,26 @@
 import { sql, type SqlBool } from 'kysely';
-import { checkProperties, paramValues, type AnySelect, type Filter } from '../filter.ts';
+import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
+import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
 import { parseDate } from './invalid-filter.ts';
 
 const OPERATORS = { after: '>=', before: '<=', strictly_after: '>', strictly_before: '<' } as const;
 
 /** Date bounds: `publicationDate[after]=2020-01-01` (inclusive), `[before]`, `[strictly_after]`, `[strictly_before]`. */
 export function dateFilter(properties: readonly string[]): Filter {
+  const names = properties.map((property) => ({ property, bounds: Object.entries(OPERATORS).map(([op, symbol]) => ({ name: `${property}[${op}]`, symbol: sql.raw(symbol) })) }));
+  const terms = ({ params, resource }: FilterContext): FilterTerm[] => {
+    const out: FilterTerm[] = [];
+    for (const { property, bounds } of names) {
+      const column = resource.property.get(property)!.column;
+      for (const { name, symbol } of bounds) {
+        for (const value of paramValues(params, name)) {
+          const date = parseDate(name, value);
+          out.push({ shape: name, values: [date], apply: (q) => q.where(sql<SqlBool>`${sql.ref(column)} ${symbol} ${date}`) });
+        }
+      }
+    }
+    return out;
+  };
   return {
     name: 'date',
     check: (resource) => checkProperties('date', resource, properties),
@@ -19,17 +34,7 @@ export function dateFilter(properties: readonly string[]): Filter {
           multiple: false,
         })),
       ),
-    where(query: AnySelect, { params, resource }): AnySelect {
-      for (const property of properties) {
-        const column = sql.ref(resource.property.get(property)!.column);
-        for (const [op, symbol] of Object.entries(OPERATORS)) {
-          const name = `${property}[${op}]`;
-          for (const value of paramValues(params, name)) {
-            query = query.where(sql<SqlBool>`${column} ${sql.raw(symbol)} ${parseDate(name, value)}`);
-          }
-        }
-      }
-      return query;
-    },
+    where: (query: AnySelect, context) => applyTerms(query, terms(context)),
+    bind: (context) => bindingOf(terms(context)),
   };
 }

@@ -1,11 +1,33 @@
 import { sql, type SqlBool } from 'kysely';
-import { checkProperties, paramValues, type AnySelect, type Filter } from '../filter.ts';
+import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
+import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
 import { invalidFilter, parseNumber } from './invalid-filter.ts';
 
 const OPERATORS = { lt: '<', gt: '>', lte: '<=', gte: '>=' } as const;
 
 /** Numeric ranges: `price[lt]`, `price[gt]`, `price[lte]`, `price[gte]`, `price[between]=10..20`. */
 export function rangeFilter(properties: readonly string[]): Filter {
+  const operators = Object.entries(OPERATORS).map(([op, symbol]) => ({ op, symbol: sql.raw(symbol) }));
+  const names = properties.map((property) => ({ property, bounds: operators.map((o) => ({ ...o, name: `${property}[${o.op}]` })), between: `${property}[between]` }));
+  const terms = ({ params, resource }: FilterContext): FilterTerm[] => {
+    const out: FilterTerm[] = [];
+    for (const { property, bounds, between } of names) {
+      const column = resource.property.get(property)!.column;
+      for (const { name, symbol } of bounds) {
+        for (const value of paramValues(params, name)) {
+          const n = parseNumber(name, value);
+          out.push({ shape: name, values: [n], apply: (q) => q.where(sql<SqlBool>`${sql.ref(column)} ${symbol} ${n}`) });
+        }
+      }
+      for (const value of paramValues(params, between)) {
+        const parts = value.split('..');
+        if (parts.length !== 2) throw invalidFilter(between, value, 'expected two numbers separated by "..", such as 10..20');
+        const [low, high] = parts.map((b) => parseNumber(between, b)) as [number, number];
+        out.push({ shape: between, values: [low, high], apply: (q) => q.where(sql<SqlBool>`${sql.ref(column)} between ${low} and ${high}`) });
+      }
+    }
+    return out;
+  };
   return {
     name: 'range',
     check: (resource) => checkProperties('range', resource, properties),
@@ -19,24 +41,7 @@ export function rangeFilter(properties: readonly string[]): Filter {
           multiple: false,
         })),
       ),
-    where(query: AnySelect, { params, resource }): AnySelect {
-      for (const property of properties) {
-        const column = sql.ref(resource.property.get(property)!.column);
-        for (const [op, symbol] of Object.entries(OPERATORS)) {
-          const name = `${property}[${op}]`;
-          for (const value of paramValues(params, name)) {
-            query = query.where(sql<SqlBool>`${column} ${sql.raw(symbol)} ${parseNumber(name, value)}`);
-          }
-        }
-        const name = `${property}[between]`;
-        for (const value of paramValues(params, name)) {
-          const bounds = value.split('..');
-          if (bounds.length !== 2) throw invalidFilter(name, value, 'expected two numbers separated by "..", such as 10..20');
-          const [low, high] = bounds.map((b) => parseNumber(name, b)) as [number, number];
-          query = query.where(sql<SqlBool>`${column} between ${low} and ${high}`);
-        }
-      }
-      return query;
-    },
+    where: (query: AnySelect, context) => applyTerms(query, terms(context)),
+    bind: (context) => bindingOf(terms(context)),
   };
 }

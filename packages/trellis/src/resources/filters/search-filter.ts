@@ -1,28 +1,46 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { checkProperties, paramValues, type AnySelect, type Filter } from '../filter.ts';
+import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
+import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
 import { invalidFilter, parseNumber } from './invalid-filter.ts';
 
 export type SearchStrategy = 'exact' | 'partial' | 'start' | 'end' | 'word_start' | 'iexact' | 'ipartial' | 'istart' | 'iend' | 'iword_start';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function condition(column: string, strategy: SearchStrategy, value: string): Expression<SqlBool> {
+type Base = 'exact' | 'partial' | 'start' | 'end' | 'word_start';
+
+/** One value's condition: the values it binds, and the SQL over them. */
+interface Condition {
+  readonly values: readonly unknown[];
+  readonly expression: () => Expression<SqlBool>;
+}
+
+function textCondition(column: string, strategy: SearchStrategy, value: string): Condition {
   const insensitive = strategy.startsWith('i');
-  const base = (insensitive ? strategy.slice(1) : strategy) as 'exact' | 'partial' | 'start' | 'end' | 'word_start';
-  const col = insensitive ? sql`lower(${sql.ref(column)})` : sql.ref(column);
+  const base = (insensitive ? strategy.slice(1) : strategy) as Base;
+  const col = () => (insensitive ? sql`lower(${sql.ref(column)})` : sql.ref(column));
   const v = insensitive ? value.toLowerCase() : value;
-  const like = (pattern: string) => sql<SqlBool>`${col} like ${pattern} escape '\\'`;
+  const like = (pattern: string) => sql<SqlBool>`${col()} like ${pattern} escape '\\'`;
   switch (base) {
     case 'exact':
-      return sql<SqlBool>`${col} = ${v}`;
-    case 'partial':
-      return like(`%${escapeLike(v)}%`);
-    case 'start':
-      return like(`${escapeLike(v)}%`);
-    case 'end':
-      return like(`%${escapeLike(v)}`);
-    case 'word_start':
-      return sql<SqlBool>`(${like(`${escapeLike(v)}%`)} or ${like(`% ${escapeLike(v)}%`)})`;
+      return { values: [v], expression: () => sql<SqlBool>`${col()} = ${v}` };
+    case 'partial': {
+      const pattern = `%${escapeLike(v)}%`;
+      return { values: [pattern], expression: () => like(pattern) };
+    }
+    case 'start': {
+      const pattern = `${escapeLike(v)}%`;
+      return { values: [pattern], expression: () => like(pattern) };
+    }
+    case 'end': {
+      const pattern = `%${escapeLike(v)}`;
+      return { values: [pattern], expression: () => like(pattern) };
+    }
+    case 'word_start': {
+      const first = `${escapeLike(v)}%`;
+      const later = `% ${escapeLike(v)}%`;
+      return { values: [first, later], expression: () => sql<SqlBool>`(${like(first)} or ${like(later)})` };
+    }
   }
 }
 
@@ -33,6 +51,35 @@ function condition(column: string, strategy: SearchStrategy, value: string): Exp
  */
 export function searchFilter(properties: Readonly<Record<string, SearchStrategy>>): Filter {
   const names = Object.keys(properties);
+  const terms = ({ params, resource, registry }: FilterContext): FilterTerm[] => {
+    const out: FilterTerm[] = [];
+    for (const name of names) {
+      const values = paramValues(params, name);
+      if (values.length === 0) continue;
+      const p = resource.property.get(name)!;
+      const conditions = values.map((value): Condition => {
+        if (p.relation) {
+          const target = registry.get(p.relation)!;
+          const ref = registry.refFromIri(target, value.includes('/') ? value : `${target.path}/${value}`);
+          if (ref === null) throw invalidFilter(name, value, `expected an IRI of ${p.relation}`);
+          return { values: [ref.id], expression: () => sql<SqlBool>`${sql.ref(p.column)} = ${ref.id}` };
+        }
+        if (p.type === 'integer' || p.type === 'number') {
+          const n = parseNumber(name, value);
+          return { values: [n], expression: () => sql<SqlBool>`${sql.ref(p.column)} = ${n}` };
+        }
+        return textCondition(p.column, properties[name]!, value);
+      });
+      out.push({
+        // The strategy and the property's type are fixed per name, so the count of values is the rest of the shape.
+        shape: `${name}*${conditions.length}`,
+        values: conditions.length === 1 ? conditions[0]!.values : conditions.flatMap((c) => c.values),
+        // A single condition is the same SQL as `eb.or([it])`, without an expression builder.
+        apply: (q) => (conditions.length === 1 ? q.where(conditions[0]!.expression()) : q.where((eb) => eb.or(conditions.map((c) => c.expression())))),
+      });
+    }
+    return out;
+  };
   return {
     name: 'search',
     check: (resource) => checkProperties('search', resource, names),
@@ -47,24 +94,7 @@ export function searchFilter(properties: Readonly<Record<string, SearchStrategy>
           multiple: true,
         };
       }),
-    where(query: AnySelect, { params, resource, registry }): AnySelect {
-      for (const name of names) {
-        const values = paramValues(params, name);
-        if (values.length === 0) continue;
-        const p = resource.property.get(name)!;
-        const conditions = values.map((value) => {
-          if (p.relation) {
-            const target = registry.get(p.relation)!;
-            const ref = registry.refFromIri(target, value.includes('/') ? value : `${target.path}/${value}`);
-            if (ref === null) throw invalidFilter(name, value, `expected an IRI of ${p.relation}`);
-            return sql<SqlBool>`${sql.ref(p.column)} = ${ref.id}`;
-          }
-          if (p.type === 'integer' || p.type === 'number') return sql<SqlBool>`${sql.ref(p.column)} = ${parseNumber(name, value)}`;
-          return condition(p.column, properties[name]!, value);
-        });
-        query = query.where((eb) => eb.or(conditions));
-      }
-      return query;
-    },
+    where: (query: AnySelect, context) => applyTerms(query, terms(context)),
+    bind: (context) => bindingOf(terms(context)),
   };
 }
