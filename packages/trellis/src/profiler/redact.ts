@@ -21,9 +21,12 @@ export class Redaction {
   readonly #pattern: RegExp;
   readonly #jsonKey: RegExp;
   readonly #seen = new Set<string>();
+  /** Key → secret or not, shared by every Redaction of the same key list. */
+  readonly #verdicts: Map<string, boolean>;
 
   constructor(keys: readonly string[]) {
     [this.#pattern, this.#jsonKey] = keyPatterns(keys);
+    this.#verdicts = verdictsOf(this.#pattern);
   }
 
   /**
@@ -38,7 +41,15 @@ export class Redaction {
   }
 
   #isSecret(key: string): boolean {
-    return this.#pattern.test(key.toLowerCase());
+    // The same few names (headers, fields, log context keys) come back on every request.
+    const verdicts = this.#verdicts;
+    let secret = verdicts.get(key);
+    if (secret === undefined) {
+      secret = this.#pattern.test(key.toLowerCase());
+      if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+      verdicts.set(key, secret);
+    }
+    return secret;
   }
 
   headers(headers: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -132,6 +143,14 @@ export class Redaction {
 }
 
 const patterns = new WeakMap<readonly string[], readonly [RegExp, RegExp]>();
+const MAX_VERDICTS = 4096;
+const verdictCache = new WeakMap<RegExp, Map<string, boolean>>();
+
+function verdictsOf(pattern: RegExp): Map<string, boolean> {
+  let verdicts = verdictCache.get(pattern);
+  if (!verdicts) verdictCache.set(pattern, (verdicts = new Map()));
+  return verdicts;
+}
 
 /**
  * RegExps for "contains any of the key fragments" and "a JSON key contains one", compiled once per
