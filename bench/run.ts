@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchArgs, UsageError, USAGE } from './lib/bench-options.ts';
 import { pickLoadGenerator } from './lib/pick-load-generator.ts';
+import { purgeRedisKeys } from './lib/purge-redis-keys.ts';
 import { checkBudgets, type Outcome } from './lib/budgets.ts';
 import { renderScenario, renderVerdicts } from './lib/render-table.ts';
 import { SCENARIOS } from './scenarios/index.ts';
@@ -89,6 +90,8 @@ try {
   }
 } finally {
   await rm(workDir, { recursive: true, force: true });
+  // Every Redis key of this run is under bench:<label>:<this pid>: (see scenarios/server-specs.ts).
+  await purgeRedisKeys(`bench:*:${process.pid}:*`).catch((error: Error) => log(`could not purge the run's Redis keys: ${error.message}`));
 }
 
 const verdicts = checkBudgets(outcomes);
