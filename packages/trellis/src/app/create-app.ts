@@ -56,7 +56,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
     trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     frameworkErrors: (error, request, reply) => {
-      void app.trellis.handleError(error, request, reply);
+      app.trellis.handleError(error, request, reply);
     },
   };
   // HTTP/2 over TLS, with HTTP/1.1 for clients that do not offer h2 in ALPN.

@@ -27,7 +27,7 @@ function pickFormat(request: FastifyRequest, formats: readonly ErrorFormat[]): {
  * The error phase: maps what was thrown to an HttpError, logs it, and renders it in the format the
  * client accepts, inside a child request context (a sub-request) that observers can record.
  */
-export async function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, options: ErrorHandlerOptions): Promise<void> {
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, options: ErrorHandlerOptions): void {
   const httpError: HttpError = toHttpError(error, {
     contentType: request.headers['content-type'],
     supportedContentTypes: options.supportedContentTypes(),
@@ -41,7 +41,7 @@ export async function handleError(error: unknown, request: FastifyRequest, reply
   const logs = request.trellisScope?.logs ?? [];
   const view = errorView(httpError, { debug: options.debug, logs: [...logs] });
   const { format, mediaType } = pickFormat(request, options.formats);
-  const body = await runSubRequest(request, 'error', async () => ({
+  const body = runSubRequest(request, 'error', () => ({
     statusCode: view.status,
     contentType: mediaType,
     value: format.render(view, mediaType, request),

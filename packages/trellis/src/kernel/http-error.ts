@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { errorCodes, type ErrorCode } from './error-codes.ts';
+import { currentRequestScope } from './request-scope.ts';
 
 export interface HttpErrorOptions {
   readonly cause?: unknown;
@@ -22,7 +23,15 @@ export class HttpError extends Error {
   readonly className: string;
 
   constructor(status: number, code: string, message: string, options: HttpErrorOptions & { className?: string } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // A stack trace is only ever shown by the debug configuration, whose requests run in a
+    // request scope; elsewhere (production, a bot scanning for /.env) capturing one is waste.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (currentRequestScope() === undefined) Error.stackTraceLimit = 0;
+    try {
+      super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'HttpError';
     this.status = status;
     this.code = code;

@@ -18,7 +18,7 @@ export interface TrellisContext {
   /** Request body media types the app parses, for 415 messages. */
   readonly contentTypes: Set<string>;
   /** Renders any error through the error phase; used where Fastify bypasses its error handler. */
-  handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void;
 }
 
 declare module 'fastify' {

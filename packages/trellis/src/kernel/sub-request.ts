@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { FastifyRequest } from 'fastify';
-import { publish } from '../observe/channels.ts';
+import { channels, publish } from '../observe/channels.ts';
 import { requestScope, type RequestScope } from './request-scope.ts';
 import type { LogRecord } from '../logging/log-record.ts';
 
@@ -25,11 +25,20 @@ export interface SubRequest {
   durationMs: number;
 }
 
-export async function runSubRequest<T>(
-  parent: FastifyRequest,
-  purpose: string,
-  render: (sub: SubRequest) => Promise<{ statusCode: number; contentType: string | null; value: T }>,
-): Promise<T> {
+export interface SubRequestResult<T> {
+  readonly statusCode: number;
+  readonly contentType: string | null;
+  readonly value: T;
+}
+
+/**
+ * Runs `render` as a sub-request of `parent`. A sub-request exists only where something can see
+ * it: in the debug configuration (the parent has a request scope, whose log the child gets) or
+ * when an observer subscribes. Otherwise (production) `render` is simply called.
+ */
+export function runSubRequest<T>(parent: FastifyRequest, purpose: string, render: (sub: SubRequest | null) => SubRequestResult<T>): T {
+  const observed = channels.subRequestStart.hasSubscribers || channels.subRequestEnd.hasSubscribers;
+  if (parent.trellisScope === null && !observed) return render(null).value;
   const sub: SubRequest = {
     id: randomUUID(),
     parent,
@@ -45,7 +54,7 @@ export async function runSubRequest<T>(
   const t0 = performance.now();
   publish('subRequestStart', () => ({ parent, subRequest: sub }));
   const scope: RequestScope = { request: parent, subRequest: sub, logs: sub.logs };
-  const result = await requestScope.run(scope, () => render(sub));
+  const result = requestScope.run(scope, () => render(sub));
   sub.statusCode = result.statusCode;
   sub.contentType = result.contentType;
   sub.durationMs = performance.now() - t0;
