@@ -2,11 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import type { Format } from '../formats/format.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { HttpError } from '../kernel/http-error.ts';
-import { publish } from '../observe/channels.ts';
+import { channels, publish } from '../observe/channels.ts';
 
 export interface Negotiated {
   readonly format: Format;
   readonly mediaType: string;
+  /** `mediaType; charset=utf-8`, the Content-Type of the response. */
+  readonly contentType: string;
+}
+
+function negotiated(format: Format, mediaType: string): Negotiated {
+  return { format, mediaType, contentType: `${mediaType}; charset=utf-8` };
 }
 
 /** Clients send a handful of distinct Accept headers; remember each decision (bounded). */
@@ -28,7 +34,7 @@ export class FormatNegotiator {
   constructor(formats: readonly Format[]) {
     this.formats = formats;
     this.mediaTypes = formats.flatMap((f) => f.mediaTypes);
-    this.#byExtension = new Map(formats.map((f) => [f.extension, { format: f, mediaType: f.mediaTypes[0]! }]));
+    this.#byExtension = new Map(formats.map((f) => [f.extension, negotiated(f, f.mediaTypes[0]!)]));
     this.#byMediaType = new Map(formats.flatMap((f) => f.mediaTypes.map((m) => [m, f] as const)));
     this.#supported = this.mediaTypes.map((m) => `"${m}"`).join(', ');
   }
@@ -43,15 +49,17 @@ export class FormatNegotiator {
       chosen = this.#cache.get(accept) ?? null;
       if (chosen === null && !this.#cache.has(accept)) {
         const mediaType = negotiate(accept, this.mediaTypes);
-        chosen = mediaType === null ? null : { format: this.#byMediaType.get(mediaType)!, mediaType };
+        chosen = mediaType === null ? null : negotiated(this.#byMediaType.get(mediaType)!, mediaType);
         if (this.#cache.size >= CACHE_SIZE) this.#cache.clear();
         this.#cache.set(accept, chosen);
       }
       if (chosen === null) throw HttpError.of('not_acceptable', { accept, supported: this.#supported });
     }
-    const result = chosen;
-    publish('negotiate', () => ({ request, accept: request.headers.accept, format: result.format.name, mediaType: result.mediaType }));
-    return result;
+    if (channels.negotiate.hasSubscribers) {
+      const result = chosen;
+      publish('negotiate', () => ({ request, accept: request.headers.accept, format: result.format.name, mediaType: result.mediaType }));
+    }
+    return chosen;
   }
 }
 

@@ -22,19 +22,19 @@ const NO_EMBED: ReadonlySet<string> = new Set();
 class StageClock {
   readonly #request: FastifyRequest;
   readonly #op: Operation;
-  readonly #observed = channels.resourceStage.hasSubscribers;
+  readonly observed = channels.resourceStage.hasSubscribers;
   stage = 'negotiate';
   #t0: number;
 
   constructor(request: FastifyRequest, op: Operation) {
     this.#request = request;
     this.#op = op;
-    this.#t0 = this.#observed ? performance.now() : 0;
+    this.#t0 = this.observed ? performance.now() : 0;
   }
 
   /** Ends the current stage with `outcome` and starts `next`. */
   next(next: string, outcome: 'ok' | 'error' | 'skipped' = 'ok', detail?: Record<string, unknown>): void {
-    if (this.#observed) {
+    if (this.observed) {
       const now = performance.now();
       const { stage } = this;
       const durationMs = now - this.#t0;
@@ -43,6 +43,14 @@ class StageClock {
     }
     this.stage = next;
   }
+}
+
+/** RFC 9110 §12.5.5: the representation depends on Accept. Vary is unset or `Origin` (CORS) here, but for odd apps. */
+function varyOnAccept(reply: FastifyReply): void {
+  const current = reply.getHeader('vary');
+  if (current === undefined) reply.header('vary', 'Accept');
+  else if (current === 'Origin') reply.header('vary', 'Origin, Accept');
+  else addVary(reply, 'Accept');
 }
 
 function mediaTypeOf(request: FastifyRequest): string {
@@ -103,16 +111,14 @@ export class OperationPipeline {
           routeParams = { ...params, id };
         }
       }
-      const { format, mediaType } = this.#negotiator.choose(request, extension);
-      // RFC 9110 §12.5.5: the representation depends on Accept.
-      addVary(reply, 'Accept');
+      const { format, contentType } = this.#negotiator.choose(request, extension);
+      varyOnAccept(reply);
       let decoder: Format | undefined;
       if (op.deserialize) {
-        const contentType = mediaTypeOf(request);
-        decoder = this.#decoders.get(contentType);
+        decoder = this.#decoders.get(mediaTypeOf(request));
         if (decoder === undefined) throw HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: this.#supportedInput });
       }
-      clock.next('provide', 'ok', { format: format.name });
+      clock.next('provide', 'ok', clock.observed ? { format: format.name } : undefined);
 
       const query = request.query as QueryParams;
       const collection = op.kind === 'collection' && op.method === 'GET';
@@ -196,7 +202,7 @@ export class OperationPipeline {
       clock.next('done');
       if (op.method === 'GET' && !noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       if (op.method === 'POST' && op.status === 201 && data) reply.header('location', `${op.resource.path}/${(data as Item).id}`);
-      return reply.code(op.status).type(`${mediaType}; charset=utf-8`).send(body);
+      return reply.code(op.status).type(contentType).send(body);
     } catch (error) {
       clock.next(clock.stage, 'error');
       throw error;
