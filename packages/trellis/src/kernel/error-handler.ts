@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { negotiate } from '../http/negotiate.ts';
 import { addVary } from '../http/vary.ts';
 import { publish } from '../observe/channels.ts';
@@ -15,8 +15,18 @@ export interface ErrorHandlerOptions {
   readonly bodyLimit: number;
 }
 
+// Formats are registered while plugins load; the list of media types is rebuilt only when it grew.
+let memo: { formats: readonly ErrorFormat[]; length: number; available: string[] } | null = null;
+
+function mediaTypesOf(formats: readonly ErrorFormat[]): string[] {
+  if (memo === null || memo.formats !== formats || memo.length !== formats.length) {
+    memo = { formats, length: formats.length, available: formats.flatMap((f) => f.mediaTypes) };
+  }
+  return memo.available;
+}
+
 function pickFormat(request: FastifyRequest, formats: readonly ErrorFormat[]): { format: ErrorFormat; mediaType: string } {
-  const available = formats.flatMap((f) => f.mediaTypes);
+  const available = mediaTypesOf(formats);
   // An error is never turned into a 406: with nothing acceptable, the first format answers.
   const mediaType = negotiate(request.headers.accept, available) ?? available[0]!;
   const format = formats.find((f) => f.mediaTypes.includes(mediaType))!;
@@ -30,12 +40,16 @@ function pickFormat(request: FastifyRequest, formats: readonly ErrorFormat[]): {
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, options: ErrorHandlerOptions): void {
   const httpError: HttpError = toHttpError(error, {
     contentType: request.headers['content-type'],
-    supportedContentTypes: options.supportedContentTypes(),
+    supportedContentTypes: options.supportedContentTypes,
     bodyLimit: options.bodyLimit,
   });
-  const logContext = { status: httpError.status, code: httpError.code, channel: 'request' };
-  if (httpError.status >= 500) request.log.error({ ...logContext, err: error }, `Uncaught ${httpError.className}: "${httpError.message}"`);
-  else request.log.info(logContext, `${httpError.className}: "${httpError.message}"`);
+  const log = request.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  const level = httpError.status >= 500 ? 'error' : 'info';
+  if (log.isLevelEnabled?.(level) !== false) {
+    const logContext = { status: httpError.status, code: httpError.code, channel: 'request' };
+    if (level === 'error') log.error({ ...logContext, err: error }, `Uncaught ${httpError.className}: "${httpError.message}"`);
+    else log.info(logContext, `${httpError.className}: "${httpError.message}"`);
+  }
   publish('error', () => ({ request, error: httpError, status: httpError.status }));
 
   const logs = request.trellisScope?.logs ?? [];

@@ -11,7 +11,7 @@ interface FrameworkError {
  * (bad content type, body too large, schema validation…) keep their status and get our codes and
  * messages; everything else is a 500 that keeps the original as its cause.
  */
-export function toHttpError(error: unknown, context: { contentType?: string; supportedContentTypes: readonly string[]; bodyLimit: number }): HttpError {
+export function toHttpError(error: unknown, context: { contentType?: string; supportedContentTypes: () => readonly string[]; bodyLimit: number }): HttpError {
   if (error instanceof HttpError) return error;
   const e = (error instanceof Error ? error : new Error(String(error))) as Error & FrameworkError;
   switch (e.code) {
@@ -20,7 +20,7 @@ export function toHttpError(error: unknown, context: { contentType?: string; sup
       if (e.statusCode === 415) {
         return HttpError.of(
           'unsupported_media_type',
-          { contentType: context.contentType ?? '', supported: context.supportedContentTypes.map((t) => `"${t}"`).join(', ') },
+          { contentType: context.contentType ?? '', supported: context.supportedContentTypes().map((t) => `"${t}"`).join(', ') },
           { cause: e },
         );
       }
