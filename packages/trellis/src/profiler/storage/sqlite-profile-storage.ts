@@ -75,8 +75,9 @@ export class SqliteProfileStorage implements ProfileStorage {
       if (!this.#scheduled) {
         this.#scheduled = true;
         // A short window gathers many profiles into one transaction under load; a sink that
-        // batches itself gets them on the next turn, so serialised profiles do not linger here.
-        if (this.#sink.batching) setImmediate(() => this.#flush());
+        // batches itself gets everything written in this turn at its end, so serialised profiles
+        // do not linger here.
+        if (this.#sink.batching) queueMicrotask(() => this.#flush());
         else setTimeout(() => this.#flush(), this.#batchWindowMs);
       }
     });
