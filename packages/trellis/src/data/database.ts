@@ -40,7 +40,7 @@ const pgTypes = {
 /**
  * Opens a database from a URL: `sqlite:<file>` (the directory is created), `sqlite::memory:`, or
  * `postgres://…`. Every query is published on `trellis:db:query` with its SQL, parameters and
- * duration (Kysely's `log` hook).
+ * duration (by the SQLite dialect, or Kysely's `log` hook for PostgreSQL).
  */
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
   if (url.startsWith('sqlite:')) {
@@ -51,7 +51,8 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // LIKE is case-insensitive in SQLite by default; the case-sensitive search strategies need it not to be.
     sqlite.exec('PRAGMA case_sensitive_like = ON');
     if (file !== ':memory:') sqlite.exec('PRAGMA journal_mode = WAL');
-    return new Kysely<any>({ dialect: new NodeSqliteDialect(sqlite), log: logQuery });
+    // The dialect publishes its queries itself: Kysely's log hook costs its timing and an await per query even when nobody listens.
+    return new Kysely<any>({ dialect: new NodeSqliteDialect(sqlite, { publishQueries: true }) });
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely, sql } from 'kysely';
 import { openDatabase } from './database.ts';
+import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { subscribe } from '../observe/channels.ts';
 
 test('queries, RETURNING, booleans and transactions over node:sqlite', async () => {
@@ -39,4 +41,20 @@ test('LIKE is case-sensitive (the search filter makes insensitivity explicit) an
 
 test('an unsupported URL is refused with the accepted forms', () => {
   assert.throws(() => openDatabase('mysql://x'), /Unsupported DATABASE_URL "mysql:\/\/x": expected sqlite:<file>, sqlite::memory: or postgres:\/\/…/);
+});
+
+test('a failing query is published with its error; a dialect not asked to publish stays silent', async () => {
+  const db = openDatabase('sqlite::memory:');
+  const events: { sql: string; error?: string; durationMs: number }[] = [];
+  const off = subscribe('dbQuery', (e) => events.push(e));
+  await assert.rejects(sql`select * from missing_table`.execute(db), /no such table: missing_table/);
+  const quiet = new Kysely<any>({ dialect: new NodeSqliteDialect(new DatabaseSync(':memory:')) });
+  await sql`select 1`.execute(quiet);
+  off();
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.sql, 'select * from missing_table');
+  assert.equal(events[0]!.error, 'no such table: missing_table');
+  assert.ok(events[0]!.durationMs >= 0);
+  await db.destroy();
+  await quiet.destroy();
 });

@@ -13,6 +13,7 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import { channels, publish } from '../observe/channels.ts';
 
 /** Prepared statements kept per connection; the API issues a handful of distinct SQL strings. */
 const STATEMENT_CACHE_SIZE = 200;
@@ -25,12 +26,32 @@ function toSqlite(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
+export interface NodeSqliteDialectOptions {
+  /**
+   * Publish every query on `trellis:db:query` (SQL, parameters, duration, error), timed around
+   * the synchronous statement call. Free when nobody subscribes, unlike Kysely's `log` hook.
+   */
+  readonly publishQueries?: boolean;
+}
+
+function publishQuery(compiled: CompiledQuery, start: number, error?: unknown): void {
+  const durationMs = performance.now() - start;
+  publish('dbQuery', () => ({
+    sql: compiled.sql,
+    parameters: compiled.parameters,
+    durationMs,
+    ...(error !== undefined ? { error: error instanceof Error ? error.message : String(error) } : {}),
+  }));
+}
+
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
+  readonly #publish: boolean;
   readonly #statements = new Map<string, { stmt: StatementSync; reader: boolean }>();
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, publishQueries: boolean) {
     this.#db = db;
+    this.#publish = publishQueries;
   }
 
   #prepare(sql: string): { stmt: StatementSync; reader: boolean } {
@@ -45,15 +66,24 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const observed = this.#publish && channels.dbQuery.hasSubscribers;
+    const start = observed ? performance.now() : 0;
     try {
-      const { stmt, reader } = this.#prepare(compiled.sql);
-      const params = compiled.parameters.map(toSqlite);
-      if (reader) return Promise.resolve({ rows: stmt.all(...params) as R[] });
-      const { changes, lastInsertRowid } = stmt.run(...params);
-      return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+      const result = this.#execute<R>(compiled);
+      if (observed) publishQuery(compiled, start);
+      return Promise.resolve(result);
     } catch (error) {
+      if (observed) publishQuery(compiled, start, error);
       return Promise.reject(error);
     }
+  }
+
+  #execute<R>(compiled: CompiledQuery): QueryResult<R> {
+    const { stmt, reader } = this.#prepare(compiled.sql);
+    const params = compiled.parameters.map(toSqlite);
+    if (reader) return { rows: stmt.all(...params) as R[] };
+    const { changes, lastInsertRowid } = stmt.run(...params);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -80,9 +110,9 @@ class NodeSqliteDriver implements Driver {
   readonly #mutex = new Mutex();
   #release: (() => void) | null = null;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, publishQueries: boolean) {
     this.#db = db;
-    this.#connection = new NodeSqliteConnection(db);
+    this.#connection = new NodeSqliteConnection(db, publishQueries);
   }
 
   async init(): Promise<void> {}
@@ -121,13 +151,15 @@ class NodeSqliteDriver implements Driver {
  */
 export class NodeSqliteDialect implements Dialect {
   readonly #db: DatabaseSync;
+  readonly #publishQueries: boolean;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, options: NodeSqliteDialectOptions = {}) {
     this.#db = db;
+    this.#publishQueries = options.publishQueries ?? false;
   }
 
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.#db);
+    return new NodeSqliteDriver(this.#db, this.#publishQueries);
   }
 
   createQueryCompiler(): QueryCompiler {
