@@ -45,7 +45,10 @@ class StageClock {
   }
 }
 
-/** RFC 9110 §12.5.5: the representation depends on Accept. Vary is unset or `Origin` (CORS) here, but for odd apps. */
+/**
+ * RFC 9110 §12.5.5: the representation depends on Accept. By now Vary is usually unset or CORS's
+ * `Origin`; anything else goes through addVary's merge.
+ */
 function varyOnAccept(reply: FastifyReply): void {
   const current = reply.getHeader('vary');
   if (current === undefined) reply.header('vary', 'Accept');
