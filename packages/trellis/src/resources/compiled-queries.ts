@@ -17,6 +17,7 @@ interface CollectionTemplates {
 
 interface ResourceTemplates {
   item?: CompiledQuery;
+  exists?: CompiledQuery;
   /** By the filters' shape (`Filter.bind`); null when a shape's SQL did not bind what its filters said. */
   readonly collections: Map<string, CollectionTemplates | null>;
 }
@@ -67,6 +68,16 @@ export class CompiledQueries {
     return templates.item.parameters.length === 1 ? withParameters(templates.item, [id]) : build(id).compile();
   }
 
+  /** `SELECT id … WHERE id = ?` for `id`: whether a relation's target exists. */
+  exists(db: Database, resource: ResourceDefinition, id: string | number): CompiledQuery {
+    const idColumn = resource.property.get('id')!.column;
+    const build = () => db.selectFrom(resource.table).select(idColumn).where(idColumn, '=', id).compile();
+    const templates = this.#templates(db, resource);
+    if (templates === null) return build();
+    templates.exists ??= build();
+    return templates.exists.parameters.length === 1 ? withParameters(templates.exists, [id]) : build();
+  }
+
   /**
    * The collection queries for one filter shape: `values` are what the filters bind (`Filter.bind`),
    * `build` gives the ordered select and the COUNT's base for this request. The first request of a
@@ -101,3 +112,6 @@ export class CompiledQueries {
   }
 
 }
+
+/** The templates of this process: queries are compiled per database, so one cache serves every app. */
+export const compiledQueries = new CompiledQueries();

@@ -1,5 +1,6 @@
 import { HttpError } from '../kernel/http-error.ts';
 import { mergePatch } from '../formats/merge-patch.ts';
+import { compiledQueries } from './compiled-queries.ts';
 import type { InputValidator } from './input-validator.ts';
 import type { Operation } from './operation.ts';
 import { Ref } from './ref.ts';
@@ -48,9 +49,8 @@ export async function denormalize(input: Record<string, unknown>, op: Operation,
       violations.push({ propertyPath: p.name, message: `Invalid IRI "${value}": expected an IRI of a ${target.name}.`, code: 'invalid_iri' });
       continue;
     }
-    const idColumn = target.property.get('id')!.column;
-    const found = await ctx.db.selectFrom(target.table).select(idColumn).where(idColumn, '=', ref.id).executeTakeFirst();
-    if (found === undefined) violations.push({ propertyPath: p.name, message: `Item not found for "${value}".`, code: 'not_found' });
+    const { rows } = await ctx.db.executeQuery(compiledQueries.exists(ctx.db, target, ref.id));
+    if (rows.length === 0) violations.push({ propertyPath: p.name, message: `Item not found for "${value}".`, code: 'not_found' });
     else refs.set(p.name, ref);
   }
   if (violations.length > 0) throw validationFailed(violations);

@@ -1,13 +1,12 @@
 import type { CompiledQuery } from 'kysely';
 import type { Database } from '../data/database.ts';
-import { CompiledQueries } from './compiled-queries.ts';
+import { CompiledQueries, compiledQueries as compiled } from './compiled-queries.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import { embedRelations } from './embed-relations.ts';
 import { hasFilterParameters, type AnySelect, type FilterBinding, type FilterContext } from './filter.ts';
 import { parseIdentifier } from './resource-registry.ts';
 import type { Item, Page, StateProvider } from './state-provider.ts';
 
-const compiled = new CompiledQueries();
 const UNFILTERED: FilterBinding = { shape: '', values: [] };
 
 /**
