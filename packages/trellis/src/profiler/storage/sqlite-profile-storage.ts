@@ -69,8 +69,10 @@ export class SqliteProfileStorage implements ProfileStorage {
 
   write(profile: Profile): Promise<void> {
     return new Promise((resolve, reject) => {
-      // Serialised now: what is stored is the profile as it was when written.
-      const row: ProfileRow = [profile.token, profile.parent, profile.ip, profile.method, profile.url, profile.time, profile.statusCode, profile.durationMs, JSON.stringify(profile)];
+      // Serialised now, or copied at the end of this turn by a sink that serialises on its own
+      // thread: what is stored is the profile as it was when written.
+      const data = this.#sink.serialises ? profile : JSON.stringify(profile);
+      const row: ProfileRow = [profile.token, profile.parent, profile.ip, profile.method, profile.url, profile.time, profile.statusCode, profile.durationMs, data];
       this.#pending.push({ row, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
