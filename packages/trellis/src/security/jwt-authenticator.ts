@@ -60,7 +60,7 @@ export class JwtAuthenticator implements Authenticator {
 
     let sub: unknown;
     try {
-      const { payload } = await jwtVerify(token, keys.verifyKey, { algorithms: [keys.algorithm], issuer, audience, requiredClaims: ['sub', 'exp'] });
+      const { payload } = await jwtVerify(token, keys.verifyCryptoKey, { algorithms: [keys.algorithm], issuer, audience, requiredClaims: ['sub', 'exp'] });
       sub = payload.sub;
     } catch (error) {
       throw this.#fromJose(error);
