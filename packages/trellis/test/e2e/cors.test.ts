@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { createApp } from '../../src/app/create-app.ts';
-import { CHROMIUM_PATH, browserSkipReason } from '../../src/testing/browser.ts';
+import { browserSkipReason, launchBrowser } from '../../src/testing/browser.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { PASSWORDS, login, users } from '../security/security-fixtures.ts';
 
@@ -20,11 +20,6 @@ const skip = browserSkipReason();
  * testing/browser.ts's launchBrowser() passes --user-data-dir, which playwright-core 1.65 refuses
  * ("use launchPersistentContext"); until it is fixed there, launch the same Chromium here.
  */
-async function launchChromium(): Promise<Browser> {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'] });
-}
-
 async function pageServer(): Promise<{ server: Server; origin: string }> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -70,7 +65,7 @@ describe('CORS from a browser', { skip }, () => {
     await api.listen({ port: 0, host: '127.0.0.1' });
     apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
     token = await login(api, 'alice@example.test', PASSWORDS.alice);
-    browser = await launchChromium();
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();

@@ -10,16 +10,10 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS_DIR, CHROMIUM_PATH, browserSkipReason } from '../../src/testing/browser.ts';
+import { ARTIFACTS_DIR, browserSkipReason, launchBrowser } from '../../src/testing/browser.ts';
 import { bookshopApp } from '../docs/bookshop-app.ts';
 
 const skip = browserSkipReason();
-
-/** As testing/browser.ts, without --user-data-dir (which playwright-core refuses in launch()). */
-async function launchChromium(): Promise<Browser> {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'] });
-}
 
 /** Expands an operation, presses "Try it out" (then `edit`) and "Execute"; returns the status Swagger UI shows. */
 async function tryOut(page: Page, id: string, edit?: (block: ReturnType<Page['locator']>) => Promise<void>): Promise<string> {
@@ -43,7 +37,7 @@ describe('the API docs in a browser', { skip }, () => {
     app = await bookshopApp();
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await launchBrowser();
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
   });
   after(async () => {

@@ -12,16 +12,10 @@ import type { Browser } from 'playwright-core';
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/app/create-app.ts';
 import { createLogger } from '../../src/logging/create-logger.ts';
-import { ARTIFACTS_DIR, CHROMIUM_PATH, browserSkipReason } from '../../src/testing/browser.ts';
+import { ARTIFACTS_DIR, browserSkipReason, launchBrowser } from '../../src/testing/browser.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 
 const skip = browserSkipReason();
-
-/** Same launch as testing/browser.ts, without --user-data-dir (which playwright-core 1.65 refuses). */
-async function launchChromium(): Promise<Browser> {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'] });
-}
 
 describe('profiler in a browser', { skip }, () => {
   let app: FastifyInstance;
@@ -34,7 +28,7 @@ describe('profiler in a browser', { skip }, () => {
     app = await createApp({ config, tls: null, logger: createLogger({ level: 'debug', captureRequestRecords: true, destination: sink }) });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await launchBrowser();
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
   });
   after(async () => {
