@@ -16,10 +16,6 @@ import { PASSWORDS, login, users } from '../security/security-fixtures.ts';
 
 const skip = browserSkipReason();
 
-/**
- * testing/browser.ts's launchBrowser() passes --user-data-dir, which playwright-core 1.65 refuses
- * ("use launchPersistentContext"); until it is fixed there, launch the same Chromium here.
- */
 async function pageServer(): Promise<{ server: Server; origin: string }> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
