@@ -1,3 +1,3 @@
-export { postgresForTests, redisForTests, TEST_POSTGRES_URL, TEST_REDIS_URL } from './services.ts';
+export { postgresForTests, redisForTests, reachable, TEST_POSTGRES_URL, TEST_REDIS_URL } from './services.ts';
 export { testConfig } from './test-config.ts';
 export { browserSkipReason, launchBrowser, ARTIFACTS_DIR, CHROMIUM_PATH } from './browser.ts';

@@ -8,7 +8,8 @@ import net from 'node:net';
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 
-function reachable(url: string, defaultPort: number, timeoutMs = 1000): Promise<boolean> {
+/** Whether something accepts TCP connections at the URL's host and port. */
+export function reachable(url: string, defaultPort: number, timeoutMs = 1000): Promise<boolean> {
   const u = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: u.hostname || '127.0.0.1', port: Number(u.port || defaultPort) });
