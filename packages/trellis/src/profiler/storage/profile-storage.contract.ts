@@ -106,6 +106,15 @@ export function profileStorageContract(name: string, factory: StoreFactory, suit
       });
     });
 
+    it('finds URL substrings holding characters JSON escapes', async () => {
+      await withStore(factory, {}, async (store) => {
+        await store.write(profile('b00001', { url: 'http://h/a"q\\z', time: T0 - 2 }));
+        await store.write(profile('b00002', { url: 'http://h/aq', time: T0 - 1 }));
+        assert.deepEqual((await store.find({ url: 'a"q\\', limit: 10 })).map((s) => s.token), ['b00001']);
+        assert.deepEqual((await store.find({ url: 'aq', limit: 10 })).map((s) => s.token), ['b00002']);
+      });
+    });
+
     it('keeps at most maxProfiles, dropping the oldest', async () => {
       await withStore(factory, { maxProfiles: 3 }, async (store) => {
         for (let i = 0; i < 5; i++) await store.write(profile(`d0000${i}`, { time: T0 - 1000 + i }));
