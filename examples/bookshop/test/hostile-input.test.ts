@@ -1,0 +1,101 @@
+/**
+ * Bad input gets a 4xx, never a 500: a sweep of malformed paths, query strings, headers and bodies
+ * over every kind of route of the bookshop, on SQLite and PostgreSQL, with the profiler on (its
+ * pages take request data too).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { testConfig } from 'trellis/testing';
+import { createBookshop } from '../src/bookshop.ts';
+import { ADMIN, ALICE, backends, type ShopDatabase } from './backends.ts';
+
+const PATHS = [
+  '/books/abc', '/books/-1', '/books/0', '/books/1.5', '/books/99999999999999999999999', '/books/1.xml', '/books/1.', '/books/%00',
+  '/books?page=-1', '/books?page=abc', '/books?page=1e400', '/books?itemsPerPage=0', '/books?itemsPerPage=100000000000',
+  '/books?order[title]=sideways', '/books?order[nope]=asc', '/books?order=title', '/books?price[between]=a..b', '/books?price[between]=5..',
+  '/books?price[lt]=abc', '/books?price[gt][x]=1', '/books?publicationDate[after]=yesterday', '/books?publicationDate[before]=2024-13-45',
+  '/books?exists[description]=maybe', '/books?title[]=a&title[]=b', '/books?title=%', '/books?title=_', "/books?title=' OR 1=1 --",
+  '/books?author=/authors/abc', '/books?author=not-an-iri', '/books?embed=nope', '/books?embed=author,author,author',
+  '/reviews?rating[between]=5..0', '/reviews?book=/books/999999', '/users/abc', '/authors?name=' + 'x'.repeat(5000),
+  '/contexts/Nope', '/contexts/%ZZ', '/docs.nope', '/_profiler/zzzzzz', '/_profiler/abc', '/_profiler/search?limit=7', '/_profiler/search?status_code=abc',
+  '/_profiler/search?start=notadate&end=x', '/_profiler/search?ip=' + '9'.repeat(300), '/_profiler/search.json?method=<script>', '/_profiler/%E0%A4%A',
+  '/%', '/%zz', '/' + 'a/'.repeat(500), '/books/' + 'x'.repeat(3000),
+];
+
+const BODIES: [string, string][] = [
+  ['application/ld+json', '[]'], ['application/ld+json', 'null'], ['application/ld+json', '42'], ['application/ld+json', '"text"'],
+  ['application/ld+json', '{"title": {"nested": true}}'], ['application/ld+json', '{"price": "cheap", "publicationDate": "never"}'],
+  ['application/ld+json', '{"author": "/authors/999999", "title": "x", "isbn": "9780000000002", "publicationDate": "2024-01-01", "price": 1}'],
+  ['application/ld+json', '{"author": "/books/1"}'], ['application/ld+json', '{"author": 12}'], ['application/ld+json', '{"id": 5, "@id": "/books/9"}'],
+  ['application/ld+json', '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}'],
+  ['application/ld+json', '[' .repeat(5000) + ']'.repeat(5000)], ['application/ld+json', '{"title": "' + 'x'.repeat(200_000) + '"}'],
+  ['application/ld+json', '{"a":'], ['application/ld+json', ''], ['application/ld+json', '\u0000\u0001'],
+  ['application/merge-patch+json', '{"price": null}'], ['application/merge-patch+json', '[1,2]'],
+  ['application/vnd.api+json', '{"data": "nope"}'], ['application/vnd.api+json', '{"data": {"attributes": 5}}'],
+  ['text/plain', 'hello'], ['application/x-www-form-urlencoded', 'a=b'], ['multipart/form-data; boundary=x', '--x--'],
+  ['application/json; charset=latin1', '{"title":"x"}'], ['application/ld+json', '\xff\xfe'],
+];
+
+const HEADERS: Record<string, string>[] = [
+  { accept: 'text/plain' }, { accept: '*/*;q=abc' }, { accept: ';;;,,,' }, { accept: 'application/ld+json;q=0' },
+  { 'if-none-match': 'garbage' }, { 'if-match': '"nope"' }, { 'if-match': '*' }, { authorization: 'Bearer' }, { authorization: 'Bearer a.b.c' },
+  { authorization: 'Basic' }, { authorization: 'Negotiate abc' }, { 'x-api-key': '' }, { origin: 'null' }, { referer: '<script>' },
+  { 'x-forwarded-for': 'not-an-ip' }, { forwarded: 'for=;;;' },
+];
+
+for (const backend of await backends()) {
+  describe(`hostile input never yields a 5xx, on ${backend.name}`, { skip: backend.skip }, () => {
+    let app: FastifyInstance;
+    let shop: ShopDatabase;
+    before(async () => {
+      shop = await backend.open();
+      app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database: shop.db, tls: null, seed: { passwordCost: 1024 } });
+      await app.ready();
+    });
+    after(async () => {
+      await app?.close();
+      await shop?.close();
+    });
+
+    const check = async (method: string, url: string, headers: Record<string, string>, payload?: string) => {
+      const res = await app.inject({ method: method as 'GET', url, headers, payload });
+      assert.ok(res.statusCode < 500, `${method} ${url} ${JSON.stringify(headers)} ${payload?.slice(0, 60) ?? ''} → ${res.statusCode} ${res.body.slice(0, 300)}`);
+      return res.statusCode;
+    };
+
+    test('malformed paths and query strings', async () => {
+      const statuses = new Map<string, number>();
+      for (const path of PATHS) statuses.set(path, await check('GET', path, { accept: 'application/ld+json' }));
+      // Not a sweep of 200s: the bad ones are refused, each with its own 4xx.
+      assert.equal(statuses.get('/books/abc'), 404);
+      assert.equal(statuses.get('/books?page=abc'), 400);
+      assert.equal(statuses.get('/books?order[title]=sideways'), 400);
+      assert.equal(statuses.get('/books/1.xml'), 404);
+      assert.equal(statuses.get('/%zz'), 400);
+      for (const path of PATHS.slice(0, 12)) await check('GET', path, { accept: 'text/html' });
+    });
+
+    test('malformed bodies on every write operation', async () => {
+      const targets: [string, string, string][] = [
+        ['POST', '/books', ADMIN], ['PUT', '/books/1', ADMIN], ['PATCH', '/books/1', ADMIN], ['POST', '/authors', ADMIN],
+        ['POST', '/reviews', ALICE], ['PATCH', '/reviews/1', ALICE], ['POST', '/auth', ''],
+      ];
+      for (const [method, url, auth] of targets) {
+        for (const [type, body] of BODIES) {
+          const status = await check(method, url, { 'content-type': type, ...(auth ? { authorization: auth } : {}) }, body);
+          assert.ok(status >= 400 || type.includes('json'), `${method} ${url} ${type} accepted a non-JSON body with ${status}`);
+        }
+      }
+    });
+
+    test('odd headers on reads and writes', async () => {
+      for (const headers of HEADERS) {
+        await check('GET', '/books/1', headers);
+        await check('GET', '/books?page=2', headers);
+        await check('DELETE', '/reviews/999999', headers);
+        await check('PATCH', '/books/2', { ...headers, 'content-type': 'application/merge-patch+json' }, '{"price": 3}');
+      }
+    });
+  });
+}
