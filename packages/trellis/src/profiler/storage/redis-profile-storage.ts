@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
 import { matchesQuery, toSummary, type Profile, type ProfileQuery, type ProfileSummary } from '../profile.ts';
 import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
+import { defineProfileScripts, TRIM_COMMAND, WRITE_COMMAND } from './redis-profile-scripts.ts';
 
 /** The commands this store uses; an ioredis client (or cluster-aware wrapper) fits. */
 export type RedisProfileClient = Pick<
   Redis,
-  'set' | 'get' | 'mget' | 'del' | 'zcard' | 'zrevrangebyscore' | 'zrangebyscore' | 'zrange' | 'zrem' | 'scan' | 'multi' | 'quit'
+  'get' | 'zcard' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit'
 >;
 
 export interface RedisProfileStorageOptions extends RetentionOptions {
@@ -43,9 +44,9 @@ const TRIM_BATCH = 500;
  * token pages needed an MGET each (10,000 summaries took 100 round trips, p95 26 ms).
  * Retention trims the oldest entries of `time` by rank (maxProfiles) and by score (TTL), at most
  * TRIM_BATCH per batch of writes, removing them from their index sets too; `sum` is trimmed to
- * the same rank and score bounds in the same MULTI. Writes are batched:
- * everything written in one turn of the event loop (and whatever arrives while a batch is in
- * flight) goes in one round of MULTIs.
+ * the same rank and score bounds. Writes are batched: everything written in one turn of the event
+ * loop (and whatever arrives while a batch is in flight) goes in one pipeline of server-side
+ * scripts (redis-profile-scripts.ts), one round trip.
  */
 export class RedisProfileStorage implements ProfileStorage {
   readonly #client: RedisProfileClient;
@@ -61,6 +62,7 @@ export class RedisProfileStorage implements ProfileStorage {
     this.#options = options;
     this.#prefix = options.prefix ?? 'trellis:profiler:';
     this.#now = options.now ?? Date.now;
+    defineProfileScripts(client);
   }
 
   write(profile: Profile): Promise<void> {
@@ -72,9 +74,9 @@ export class RedisProfileStorage implements ProfileStorage {
   }
 
   /**
-   * Writes what is queued in three round trips whatever its size (token claims, then summaries and
-   * indexes, then one retention pass), and repeats while more arrived meanwhile: one profile at a
-   * time took about 20 commands and five round trips each, and under load Redis fell behind.
+   * Writes what is queued in one round trip whatever its size, and repeats while more arrived
+   * meanwhile: one profile at a time took about 20 commands and five round trips each, and under
+   * load Redis fell behind.
    */
   async #flush(): Promise<void> {
     while (this.#pending.length > 0) {
@@ -91,33 +93,22 @@ export class RedisProfileStorage implements ProfileStorage {
 
   async #writeBatch(batch: readonly PendingWrite[]): Promise<void> {
     const k = this.#prefix;
-    const ttls = batch.map(({ profile }) => Math.max(1, Math.ceil(this.#options.ttlSeconds - (this.#now() - profile.time) / 1000)));
-    // SET NX first: a token claim that fails must not touch the indexes.
-    const claims = this.#client.multi();
-    batch.forEach(({ profile, json }, i) => claims.set(`${k}p:${profile.token}`, json, 'EX', ttls[i]!, 'NX'));
-    const claimed = (await claims.exec()) ?? [];
-    const indexes = this.#client.multi();
-    const touched = new Set<string>();
-    batch.forEach(({ profile }, i) => {
-      if (claimed[i]?.[1] !== 'OK') return;
+    const { ttlSeconds, maxProfiles } = this.#options;
+    // One pipeline, one round trip: a script per profile (claim with SET NX, then summary and
+    // indexes, see redis-profile-scripts.ts), then one retention pass.
+    const pipeline = this.#client.pipeline() as unknown as Record<string, (...args: unknown[]) => unknown> & { exec(): Promise<[Error | null, unknown][] | null> };
+    for (const { profile, json } of batch) {
+      const ttl = Math.max(1, Math.ceil(ttlSeconds - (this.#now() - profile.time) / 1000));
       // Same-millisecond profiles keep their write order: the score's last three digits are a counter.
       const score = profile.time * 1000 + (this.#seq++ % 1000);
-      const summary = JSON.stringify(toSummary(profile));
-      indexes.set(`${k}s:${profile.token}`, summary, 'EX', ttls[i]!);
-      indexes.zadd(`${k}sum`, score, summary);
-      touched.add(`${k}sum`);
-      for (const key of this.#indexKeys(profile)) {
-        indexes.zadd(key, score, profile.token);
-        touched.add(key);
-      }
-    });
-    for (const key of touched) indexes.expire(key, this.#options.ttlSeconds);
-    if (touched.size > 0) await indexes.exec();
-    await this.#enforceRetention();
+      pipeline[WRITE_COMMAND]!(k, profile.token, json, JSON.stringify(toSummary(profile)), ttl, score, ttlSeconds, ...this.#indexSuffixes(profile));
+    }
+    pipeline[TRIM_COMMAND]!(k, maxProfiles, TRIM_BATCH, this.#cutoff() * 1000);
+    const replies = (await pipeline.exec()) ?? [];
     batch.forEach(({ profile, resolve, reject }, i) => {
-      const [error, reply] = claimed[i] ?? [new Error('No reply from Redis')];
+      const [error, reply] = replies[i] ?? [new Error('No reply from Redis')];
       if (error) reject(error);
-      else if (reply !== 'OK') reject(new TokenTakenError(profile.token));
+      else if (reply !== 1) reject(new TokenTakenError(profile.token));
       else resolve();
     });
   }
@@ -205,11 +196,10 @@ export class RedisProfileStorage implements ProfileStorage {
     return this.#now() - this.#options.ttlSeconds * 1000;
   }
 
-  #indexKeys(p: ProfileSummary): string[] {
-    const k = this.#prefix;
-    const keys = [`${k}time`, `${k}method:${p.method}`, `${k}status:${p.statusCode}`, `${k}ip:${p.ip}`];
-    if (p.parent === null) keys.push(`${k}main`);
-    return keys;
+  #indexSuffixes(p: ProfileSummary): string[] {
+    const suffixes = ['time', `method:${p.method}`, `status:${p.statusCode}`, `ip:${p.ip}`];
+    if (p.parent === null) suffixes.push('main');
+    return suffixes;
   }
 
   async #smallestIndex(query: ProfileQuery): Promise<string> {
@@ -223,27 +213,5 @@ export class RedisProfileStorage implements ProfileStorage {
     if (candidates.length === 1) return candidates[0]!;
     const sizes = await Promise.all(candidates.map((c) => this.#client.zcard(c)));
     return candidates[sizes.indexOf(Math.min(...sizes))]!;
-  }
-
-  async #enforceRetention(): Promise<void> {
-    const k = this.#prefix;
-    const count = await this.#client.zcard(`${k}time`);
-    const excess = Math.min(count - this.#options.maxProfiles, TRIM_BATCH);
-    const doomed = excess > 0 ? await this.#client.zrange(`${k}time`, 0, excess - 1) : [];
-    const expired = await this.#client.zrangebyscore(`${k}time`, '-inf', `(${this.#cutoff() * 1000}`, 'LIMIT', 0, TRIM_BATCH);
-    const tokens = [...new Set([...doomed, ...expired])];
-    if (tokens.length === 0) return;
-    const jsons = await this.#client.mget(...tokens.map((t) => `${k}s:${t}`));
-    const multi = this.#client.multi();
-    // `sum` holds what `time` holds: trimmed to the same bounds, whichever entries are doomed.
-    if (excess > 0) multi.zremrangebyrank(`${k}sum`, 0, -(this.#options.maxProfiles + 1));
-    multi.zremrangebyscore(`${k}sum`, '-inf', `(${this.#cutoff() * 1000}`);
-    tokens.forEach((token, i) => {
-      const json = jsons[i];
-      const keys = json ? this.#indexKeys(JSON.parse(json) as ProfileSummary) : [`${k}time`, `${k}main`];
-      for (const key of keys) multi.zrem(key, token);
-      multi.del(`${k}p:${token}`, `${k}s:${token}`);
-    });
-    await multi.exec();
   }
 }
