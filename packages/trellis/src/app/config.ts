@@ -38,6 +38,8 @@ export interface TrellisConfig {
   /** Debug only: serve HTTPS with a self-signed certificate created once under `var/`. */
   readonly selfSignedHttps: boolean;
   readonly bodyLimit: number;
+  /** Longest a client may stay silent while sending a request, in ms; then its connection closes. */
+  readonly requestTimeoutMs: number;
   readonly databaseUrl: string;
   readonly profiler: ProfilerConfig & { readonly enabled: boolean };
   readonly jwt: JwtConfig;
@@ -90,6 +92,7 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     selfSignedHttps,
     bodyLimit: bytes(env, 'BODY_LIMIT', 1024 * 1024),
+    requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30) * 1000,
     databaseUrl,
     profiler: {
       enabled: debug && bool(env, 'PROFILER', true),

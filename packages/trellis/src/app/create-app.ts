@@ -50,6 +50,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
     // One line per request, written by requestLogPlugin when the response is done.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    // A client that stops sending (a stalled body, a slowloris) is cut off instead of holding a
+    // socket forever: the socket closes after this long without a byte, and a request still
+    // incomplete after it is answered 408 by Node.
+    connectionTimeout: config.requestTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
     return503OnClosing: true,
     exposeHeadRoutes: true,
     // Fastify derives protocol and host from X-Forwarded-* only for these peers.
