@@ -1,0 +1,111 @@
+/**
+ * The contract every DataCollector passes (see data-collector.ts): JSON-safe output, no
+ * per-request state kept on the collector, request-derived values passed through the redaction.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../kernel/http-error.ts';
+import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+import type { DataCollector } from './data-collector.ts';
+import type { ProfiledRequest } from './profiled-request.ts';
+import { Redaction } from './redact.ts';
+
+/** One fake request's worth of distinguishing values; `secret` is sent under secret-named keys only. */
+interface Variant {
+  readonly id: string;
+  readonly secret: string;
+  readonly start: number;
+}
+
+const A: Variant = { id: 'alpha', secret: 'sEcReT-alpha-7f3a9c', start: Date.UTC(2026, 10, 22, 8, 0, 0) };
+const B: Variant = { id: 'bravo', secret: 'sEcReT-bravo-91be04', start: Date.UTC(2026, 10, 22, 9, 30, 0) };
+
+const errors = new Map<Variant, Error>();
+/** One error chain per variant: made once, so its stack trace is the same however often it is collected. */
+function errorOf(v: Variant): Error {
+  let error = errors.get(v);
+  if (!error) errors.set(v, (error = new Error(`lookup of ${v.id} failed`, { cause: HttpError.of('route_not_found', { method: 'POST', path: `/books/${v.id}` }) })));
+  return error;
+}
+
+/**
+ * A profiled request carrying `v.secret` in a secret header, a secret query parameter, a secret
+ * body field, a log record's secret context field and the response's Set-Cookie and JSON body
+ * (secret-named field). Every other value differs between variants, so the two can be told apart.
+ */
+function profiledRequest(v: Variant): ProfiledRequest {
+  const url = `/books/${v.id}?q=${v.id}&api_key=${v.secret}`;
+  const request = {
+    id: `req-${v.id}`,
+    method: 'POST',
+    url,
+    host: 'shop.test',
+    protocol: 'http',
+    headers: { host: 'shop.test', 'content-type': 'application/json', authorization: `Bearer ${v.secret}`, 'x-trace': v.id },
+    query: { q: v.id, api_key: v.secret },
+    body: { title: `Book ${v.id}`, password: v.secret },
+    params: { id: v.id },
+    routeOptions: { url: '/books/:id' },
+    clientIp: '127.0.0.1',
+    socket: { remoteAddress: '127.0.0.1' },
+    raw: { httpVersion: '1.1' },
+  } as unknown as FastifyRequest;
+  return {
+    token: `tok${v.id}`,
+    parentToken: null,
+    request,
+    subRequest: null,
+    startTime: v.start,
+    marks: [
+      { name: 'onRequest', atMs: 0 },
+      { name: `handler-${v.id}`, atMs: v.id.length * 0.25 },
+    ],
+    route: { pattern: '/books/:id', params: { id: v.id } },
+    errors: [errorOf(v)],
+    logs: [{ time: v.start + 1, level: 'info', channel: 'app', message: `loaded ${v.id}`, context: { book: v.id, password: v.secret } }],
+    response: {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json', 'set-cookie': `sid=${v.secret}; HttpOnly`, 'x-book': v.id },
+      payload: JSON.stringify({ id: v.id, token: v.secret }),
+    },
+    statusCode: 200,
+    durationMs: v.id.length,
+    maxBodyBytes: 4096,
+    redaction: new Redaction(DEFAULT_SECRET_KEYS),
+  };
+}
+
+const collect = (collector: DataCollector, ctx: ProfiledRequest): Promise<unknown> => Promise.resolve(collector.collect(ctx));
+
+export function dataCollectorContract(collector: DataCollector): void {
+  describe(`DataCollector contract: ${collector.name}`, () => {
+    it('has a kebab-case name', () => {
+      assert.match(collector.name, /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
+    });
+
+    it('returns JSON-safe data: a JSON round trip gives it back unchanged', async () => {
+      const data = await collect(collector, profiledRequest(A));
+      assert.notEqual(data, undefined);
+      assert.deepEqual(JSON.parse(JSON.stringify(data)), data);
+    });
+
+    it('keeps no per-request state: two requests collected interleaved each get their own data', async () => {
+      const alone = { a: await collect(collector, profiledRequest(A)), b: await collect(collector, profiledRequest(B)) };
+      const pa = collector.collect(profiledRequest(A));
+      const pb = collector.collect(profiledRequest(B));
+      const [a, b] = await Promise.all([pa, pb]);
+      assert.deepEqual(a, alone.a);
+      assert.deepEqual(b, alone.b);
+      assert.notDeepEqual(a, b);
+    });
+
+    it('passes request-derived values through the redaction: no secret-named value comes out', async () => {
+      for (const v of [A, B]) {
+        const text = JSON.stringify(await collect(collector, profiledRequest(v)));
+        assert.equal(text.includes(v.secret), false, `${collector.name} leaked ${v.secret}: ${text}`);
+        assert.equal(text.includes(v.id), true, `${collector.name} data does not come from the request: ${text}`);
+      }
+    });
+  });
+}
