@@ -42,13 +42,15 @@ export class ThreadBatchSink implements SqliteBatchSink {
   constructor(path: string, maxProfiles: number, batchWindowMs = 10) {
     this.#worker = new Worker(new URL('./sqlite-writer-thread.ts', import.meta.url), { workerData: { path, maxProfiles, batchWindowMs } });
     this.#worker.unref();
-    this.#worker.on('message', (reply: WriterReply) => {
+    const settle = (reply: WriterReply) => {
       const waiting = this.#waiting.get(reply.id);
       if (!waiting) return;
       this.#forget(reply.id);
       if (reply.error !== undefined) waiting.reject(reply.error);
       else waiting.resolve(reply);
-    });
+    };
+    // A committed transaction is answered with one array of replies, anything else with one reply.
+    this.#worker.on('message', (message: WriterReply | WriterReply[]) => (Array.isArray(message) ? message.forEach(settle) : settle(message)));
     const fail = (error: unknown) => {
       this.#failure = error;
       for (const [id, waiting] of this.#waiting) {
