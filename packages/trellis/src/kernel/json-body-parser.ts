@@ -1,5 +1,6 @@
 import sjson from 'secure-json-parse';
 import type { FastifyRequest } from 'fastify';
+import { publish } from '../observe/channels.ts';
 import { HttpError } from './http-error.ts';
 import { jsonErrorPosition } from './json-error-position.ts';
 
@@ -33,7 +34,8 @@ export function parseJsonBody(text: string): unknown {
 }
 
 /** The same, as a Fastify content-type parser (`parseAs: 'string'`). */
-export function jsonBodyParser(_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void): void {
+export function jsonBodyParser(request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void): void {
+  publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
   let value: unknown;
   try {
     value = parseJsonBody(body as string);

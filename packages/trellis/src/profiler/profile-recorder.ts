@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { subscribe } from '../observe/channels.ts';
@@ -88,18 +89,13 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     contexts.set(request, ctx);
     currentProfile.run(ctx, done);
   });
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    contexts.get(request)?.mark('parse');
-    done(null, payload);
-  });
-  app.addHook('preValidation', (request, _reply, done) => {
-    contexts.get(request)?.mark('firewall');
-    done();
-  });
-  app.addHook('preHandler', (request, _reply, done) => {
-    contexts.get(request)?.mark('handler');
-    done();
-  });
+  // The parse and firewall marks come from `trellis:phase` (published by the body parser and the
+  // firewall), the handler mark from Fastify's own tracing channel: no hook of ours per phase.
+  const handlerStart = (message: unknown) => contexts.get((message as { request: FastifyRequest }).request)?.mark('handler');
+  const handlerChannel = diagnostics.tracingChannel('fastify.request.handler');
+  const handlerSubscribers = { start: handlerStart, end() {}, asyncStart() {}, asyncEnd() {}, error() {} };
+  handlerChannel.subscribe(handlerSubscribers);
+  unsubscribe.push(() => handlerChannel.unsubscribe(handlerSubscribers));
   app.addHook('onSend', (request, reply, payload, done) => {
     const ctx = contexts.get(request);
     if (ctx) {

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { publish } from '../observe/channels.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { TrellisConfig } from '../app/config.ts';
@@ -90,6 +91,7 @@ export const securityPlugin = fp(
     });
     // A callback hook, not an async one: the anonymous fast path then costs no promise at all.
     app.addHook('preValidation', (request, _reply, done) => {
+      publish('phase', () => ({ request, phase: 'firewall', at: performance.now() }));
       let pending: Promise<void> | null;
       try {
         pending = firewall.handle(request);
