@@ -1,5 +1,5 @@
-import { isPostgres, openDatabase, sql, type Database } from 'trellis';
-import { postgresForTests, TEST_POSTGRES_URL } from 'trellis/testing';
+import { isPostgres, openDatabase, type Database } from 'trellis';
+import { openTestSchema, postgresForTests } from 'trellis/testing';
 
 export interface ShopDatabase {
   readonly db: Database;
@@ -22,19 +22,9 @@ export async function backends(): Promise<{ name: string; skip: string | false; 
       name: 'PostgreSQL',
       skip: pg.skip,
       open: async () => {
-        const schema = `bookshop_test_${process.pid}_${Date.now()}`;
-        const admin = openDatabase(TEST_POSTGRES_URL);
-        await sql`create schema ${sql.id(schema)}`.execute(admin);
-        const db = openDatabase(TEST_POSTGRES_URL, { schema });
-        if (!isPostgres(db)) throw new Error('expected PostgreSQL');
-        return {
-          db,
-          async close() {
-            await db.destroy();
-            await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-            await admin.destroy();
-          },
-        };
+        const opened = await openTestSchema('bookshop_test');
+        if (!isPostgres(opened.db)) throw new Error('expected PostgreSQL');
+        return opened;
       },
     },
   ];

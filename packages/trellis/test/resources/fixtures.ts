@@ -15,7 +15,7 @@ import { orderFilter } from '../../src/resources/filters/order-filter.ts';
 import { rangeFilter } from '../../src/resources/filters/range-filter.ts';
 import { searchFilter } from '../../src/resources/filters/search-filter.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
-import { TEST_POSTGRES_URL } from '../../src/testing/services.ts';
+import { openTestSchema } from '../../src/testing/test-schema.ts';
 import type { FastifyInstance } from 'fastify';
 
 export const Writer = defineResource({
@@ -118,23 +118,12 @@ export const sqliteBackend: Backend = {
   },
 };
 
-let schemaCounter = 0;
 export const postgresBackend: Backend = {
   name: 'PostgreSQL',
   async open() {
-    const schema = `trellis_resources_${process.pid}_${Date.now()}_${schemaCounter++}`;
-    const admin = openDatabase(TEST_POSTGRES_URL);
-    await sql`create schema ${sql.id(schema)}`.execute(admin);
-    const db = openDatabase(TEST_POSTGRES_URL, { schema });
-    await fill(db);
-    return {
-      db,
-      async close() {
-        await db.destroy();
-        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-        await admin.destroy();
-      },
-    };
+    const opened = await openTestSchema('trellis_resources');
+    await fill(opened.db);
+    return opened;
   },
 };
 
