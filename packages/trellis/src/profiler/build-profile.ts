@@ -1,11 +1,17 @@
 import type { DataCollector } from './data-collector.ts';
 import type { Profile } from './profile.ts';
-import type { ProfileContext } from './profile-context.ts';
-import { toIpv4Form } from '../http/ip-matcher.ts';
+import type { ProfiledRequest, RequestSnapshot } from './profiled-request.ts';
+import { Redaction } from './redact.ts';
+
+/** How profiles are built: the body limit and the secret key fragments (from the configuration). */
+export interface BuildOptions {
+  readonly maxBodyBytes: number;
+  readonly redactKeys: readonly string[];
+}
 
 /** The absolute URL of the request (scheme, host, path, query), as the client addressed it. */
-export function absoluteUrl(ctx: ProfileContext): string {
-  const r = ctx.request;
+export function absoluteUrl(snapshot: RequestSnapshot): string {
+  const r = snapshot.request;
   return `${r.protocol}://${r.host || 'localhost'}${r.url}`;
 }
 
@@ -13,14 +19,17 @@ function failed(name: string, error: unknown): { error: string } {
   return { error: `Collector "${name}" failed: ${(error as Error)?.message ?? String(error)}` };
 }
 
+/** What collectors are given for a snapshot: it, the body limit, and a fresh redaction. */
+export function profiledRequest(snapshot: RequestSnapshot, options: BuildOptions): ProfiledRequest {
+  return { ...snapshot, maxBodyBytes: options.maxBodyBytes, redaction: new Redaction(options.redactKeys) };
+}
+
 /**
- * Runs the collectors and assembles the stored profile. A collector that throws costs only its
- * own panel. The redaction's final pass runs over everything request-derived, last, so a secret
- * found by any collector is removed from all of them. Synchronous when every collector is (the
- * default ones are): a promise per profile would be pure overhead.
+ * Runs collectors over a request; each one's data lands under its name in `into`. A collector
+ * that throws costs only its own panel. Synchronous when every collector is (the built-in ones
+ * are): a promise per profile would be pure overhead.
  */
-export function buildProfile(ctx: ProfileContext, collectors: readonly DataCollector[]): Profile | Promise<Profile> {
-  const data: Record<string, unknown> = {};
+export function runCollectors(ctx: ProfiledRequest, collectors: readonly DataCollector[], into: Record<string, unknown>): void | Promise<void> {
   for (let i = 0; i < collectors.length; i++) {
     const collector = collectors[i]!;
     let value: unknown;
@@ -29,37 +38,48 @@ export function buildProfile(ctx: ProfileContext, collectors: readonly DataColle
     } catch (error) {
       value = failed(collector.name, error);
     }
-    if (value instanceof Promise) return finishAsync(ctx, collectors, data, i, value);
-    data[collector.name] = value;
+    if (value instanceof Promise) return finishAsync(ctx, collectors, into, i, value);
+    into[collector.name] = value;
   }
-  return assemble(ctx, data);
 }
 
-async function finishAsync(ctx: ProfileContext, collectors: readonly DataCollector[], data: Record<string, unknown>, from: number, first: Promise<unknown>): Promise<Profile> {
+async function finishAsync(ctx: ProfiledRequest, collectors: readonly DataCollector[], into: Record<string, unknown>, from: number, first: Promise<unknown>): Promise<void> {
   for (let i = from; i < collectors.length; i++) {
     const collector = collectors[i]!;
     try {
-      data[collector.name] = await (i === from ? first : collector.collect(ctx));
+      into[collector.name] = await (i === from ? first : collector.collect(ctx));
     } catch (error) {
-      data[collector.name] = failed(collector.name, error);
+      into[collector.name] = failed(collector.name, error);
     }
   }
+}
+
+/**
+ * Builds the stored profile of a snapshot: runs the collectors, adds the data of those that ran
+ * on the request thread (`snapshot.collected`), and redacts. The redaction's final pass runs over
+ * everything request-derived, last, so a secret found by any collector is removed from all.
+ */
+export function buildProfile(snapshot: RequestSnapshot, collectors: readonly DataCollector[], options: BuildOptions): Profile | Promise<Profile> {
+  const ctx = profiledRequest(snapshot, options);
+  const data: Record<string, unknown> = {};
+  const ran = runCollectors(ctx, collectors, data);
+  if (ran instanceof Promise) return ran.then(() => assemble(ctx, data));
   return assemble(ctx, data);
 }
 
-function assemble(ctx: ProfileContext, data: Record<string, unknown>): Profile {
+function assemble(ctx: ProfiledRequest, data: Record<string, unknown>): Profile {
+  for (const name in ctx.collected) data[name] = ctx.collected[name];
   const url = ctx.redaction.url(absoluteUrl(ctx));
   return {
     token: ctx.token,
     parent: ctx.parentToken,
-    // A request the guard rejected has no resolved client address: the socket peer stands in.
-    ip: ctx.request.clientIp || toIpv4Form(ctx.request.socket?.remoteAddress ?? ''),
+    ip: ctx.request.ip,
     method: ctx.request.method,
     url: ctx.redaction.scrub(url),
     time: ctx.startTime,
     statusCode: ctx.statusCode,
     durationMs: Math.round(ctx.durationMs * 1000) / 1000,
-    children: ctx.children.map((c) => c.token),
+    children: ctx.children,
     // Stores serialise to JSON, so what is read back is what JSON can carry of a collector's data.
     collectors: ctx.redaction.scrub(data),
   };

@@ -1,3 +1,4 @@
+import type { CapturedResponse } from './profiled-request.ts';
 import type { Redaction } from './redact.ts';
 
 export interface CapturedBody {
@@ -8,6 +9,12 @@ export interface CapturedBody {
   /** Why there is no text although there was a body ("binary", "stream"). */
   readonly note?: string;
 }
+
+/**
+ * A JSON response body up to this many times the body limit is parsed to redact fields by name;
+ * a longer one is only cut (so the request thread need not hand on more than its beginning).
+ */
+export const PARSED_BODY_FACTOR = 4;
 
 const TEXTUAL = /^(text\/|application\/([\w.+-]*\+)?(json|xml|x-www-form-urlencoded|javascript)\b)/i;
 const JSONISH = /^application\/([\w.+-]*\+)?json\b/i;
@@ -21,29 +28,27 @@ function cut(text: string, maxBytes: number): { text: string; truncated: boolean
   return { text: bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
 }
 
-/** A request body as Fastify parsed it (object for JSON, string, Buffer) for storage. */
-export function captureParsedBody(body: unknown, maxBytes: number, redaction: Redaction): CapturedBody {
+/** A request body as Fastify parsed it (object for JSON, string; raw bytes by their count) for storage. */
+export function captureParsedBody(body: unknown, rawBodySize: number | null, maxBytes: number, redaction: Redaction): CapturedBody {
+  if (rawBodySize !== null) return { text: null, size: rawBodySize, truncated: false, note: 'binary' };
   if (body === undefined || body === null) return { text: null, size: 0, truncated: false };
-  if (Buffer.isBuffer(body)) return { text: null, size: body.length, truncated: false, note: 'binary' };
   const text = typeof body === 'string' ? body : JSON.stringify(redaction.fields(body), null, 2);
   return { ...cut(text, maxBytes), size: Buffer.byteLength(text) };
 }
 
 /**
- * A response payload as sent, for storage. JSON bodies are redacted field by field, and kept as
- * sent (compact): the pages indent them when shown (`readableBody`), which is cheaper than
- * re-encoding every response that is never looked at.
+ * A response payload as sent (`size` bytes; the payload may be its beginning only), for storage.
+ * JSON bodies are redacted field by field, and kept as sent (compact): the pages indent them when
+ * shown (`readableBody`), which is cheaper than re-encoding every response never looked at.
  */
-export function capturePayload(payload: string | Buffer | null, contentType: string, maxBytes: number, redaction: Redaction): CapturedBody {
+export function capturePayload(payload: string | Uint8Array | null, size: number, contentType: string, maxBytes: number, redaction: Redaction): CapturedBody {
   if (payload === null) return { text: null, size: 0, truncated: false, note: 'stream' };
-  const size = Buffer.byteLength(payload);
   if (size === 0) return { text: null, size, truncated: false };
   if (!TEXTUAL.test(contentType)) return { text: null, size, truncated: false, note: 'binary' };
-  let text = payload.toString();
-  // Parsing is bounded: a huge JSON body is cut as text rather than parsed whole.
+  let text = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString();
   // Parsed only when a key could be secret-named: no key fragment anywhere in the text (and no
   // escape that could spell one) means there is no field to redact.
-  if (JSONISH.test(contentType) && size <= maxBytes * 4 && (redaction.mayNameSecretInJson(text) || text.includes('\\u'))) {
+  if (JSONISH.test(contentType) && size <= maxBytes * PARSED_BODY_FACTOR && (redaction.mayNameSecretInJson(text) || text.includes('\\u'))) {
     try {
       text = JSON.stringify(redaction.fields(JSON.parse(text)));
     } catch {
@@ -61,4 +66,19 @@ export function readableBody(body: CapturedBody, contentType: string | null): Ca
   } catch {
     return body;
   }
+}
+
+/**
+ * The response as the profiler hands it on. A body too long to be parsed for redaction is only
+ * cut later, so only its beginning is kept: a UTF-8 character is at least one byte, so the first
+ * n characters hold the first n bytes.
+ */
+export function capturedResponse(statusCode: number, headers: Readonly<Record<string, unknown>>, payload: unknown, maxBodyBytes: number): CapturedResponse {
+  if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return { statusCode, headers, payload: null, size: 0 };
+  const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength;
+  const end = size <= maxBodyBytes * PARSED_BODY_FACTOR ? size : maxBodyBytes + 1;
+  // Bytes are copied out of their buffer: a clone of a Buffer view copies all of the (pooled)
+  // ArrayBuffer behind it.
+  const kept = typeof payload === 'string' ? (end === size ? payload : payload.slice(0, end)) : new Uint8Array(payload.subarray(0, end));
+  return { statusCode, headers, payload: kept, size };
 }

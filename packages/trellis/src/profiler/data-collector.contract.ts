@@ -4,11 +4,11 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../kernel/http-error.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import type { DataCollector } from './data-collector.ts';
-import type { ProfiledRequest } from './profiled-request.ts';
+import { flattenError } from '../errors/flatten-error.ts';
+import type { ProfiledRequest, RequestSnapshot } from './profiled-request.ts';
 import { Redaction } from './redact.ts';
 
 /** One fake request's worth of distinguishing values; `secret` is sent under secret-named keys only. */
@@ -34,47 +34,45 @@ function errorOf(v: Variant): Error {
  * body field, a log record's secret context field and the response's Set-Cookie and JSON body
  * (secret-named field). Every other value differs between variants, so the two can be told apart.
  */
-function profiledRequest(v: Variant): ProfiledRequest {
-  const url = `/books/${v.id}?q=${v.id}&api_key=${v.secret}`;
-  const request = {
-    id: `req-${v.id}`,
-    method: 'POST',
-    url,
-    host: 'shop.test',
-    protocol: 'http',
-    headers: { host: 'shop.test', 'content-type': 'application/json', authorization: `Bearer ${v.secret}`, 'x-trace': v.id },
-    query: { q: v.id, api_key: v.secret },
-    body: { title: `Book ${v.id}`, password: v.secret },
-    params: { id: v.id },
-    routeOptions: { url: '/books/:id' },
-    clientIp: '127.0.0.1',
-    socket: { remoteAddress: '127.0.0.1' },
-    raw: { httpVersion: '1.1' },
-  } as unknown as FastifyRequest;
+function snapshotOf(v: Variant): RequestSnapshot {
+  const payload = JSON.stringify({ id: v.id, token: v.secret });
   return {
     token: `tok${v.id}`,
     parentToken: null,
-    request,
+    children: [],
+    request: {
+      method: 'POST',
+      url: `/books/${v.id}?q=${v.id}&api_key=${v.secret}`,
+      protocol: 'http',
+      host: 'shop.test',
+      httpVersion: '1.1',
+      ip: '127.0.0.1',
+      headers: { host: 'shop.test', 'content-type': 'application/json', authorization: `Bearer ${v.secret}`, 'x-trace': v.id },
+      query: { q: v.id, api_key: v.secret },
+      body: { title: `Book ${v.id}`, password: v.secret },
+      rawBodySize: null,
+      route: '/books/:id',
+      params: { id: v.id },
+    },
     subRequest: null,
     startTime: v.start,
-    marks: [
-      { name: 'onRequest', atMs: 0 },
-      { name: `handler-${v.id}`, atMs: v.id.length * 0.25 },
-    ],
-    route: { pattern: '/books/:id', params: { id: v.id } },
-    errors: [errorOf(v)],
+    durationMs: v.id.length,
+    statusCode: 200,
+    marks: { names: ['onRequest', `handler-${v.id}`], atMs: [0, v.id.length * 0.25] },
+    exception: flattenError(errorOf(v)),
     logs: [{ time: v.start + 1, level: 'info', channel: 'app', message: `loaded ${v.id}`, context: { book: v.id, password: v.secret } }],
     response: {
       statusCode: 200,
       headers: { 'content-type': 'application/json', 'set-cookie': `sid=${v.secret}; HttpOnly`, 'x-book': v.id },
-      payload: JSON.stringify({ id: v.id, token: v.secret }),
+      payload,
+      size: Buffer.byteLength(payload),
     },
-    statusCode: 200,
-    durationMs: v.id.length,
-    maxBodyBytes: 4096,
-    redaction: new Redaction(DEFAULT_SECRET_KEYS),
+    collected: {},
   };
 }
+
+const withRedaction = (snapshot: RequestSnapshot): ProfiledRequest => ({ ...snapshot, maxBodyBytes: 4096, redaction: new Redaction(DEFAULT_SECRET_KEYS) });
+const profiledRequest = (v: Variant): ProfiledRequest => withRedaction(snapshotOf(v));
 
 const collect = (collector: DataCollector, ctx: ProfiledRequest): Promise<unknown> => Promise.resolve(collector.collect(ctx));
 
@@ -88,6 +86,12 @@ export function dataCollectorContract(collector: DataCollector): void {
       const data = await collect(collector, profiledRequest(A));
       assert.notEqual(data, undefined);
       assert.deepEqual(JSON.parse(JSON.stringify(data)), data);
+    });
+
+    it("needs nothing but the snapshot: a structured clone of it (another thread's copy) gives the same data", async () => {
+      const here = await collect(collector, profiledRequest(A));
+      const there = await collect(collector, withRedaction(structuredClone(snapshotOf(A))));
+      assert.deepEqual(there, here);
     });
 
     it('keeps no per-request state: two requests collected interleaved each get their own data', async () => {

@@ -1,7 +1,8 @@
 export { profilerPlugin, type ProfilerPluginOptions, type ProfilerHandle } from './profiler-plugin.ts';
 export type { Profile, ProfileSummary, ProfileQuery } from './profile.ts';
 export type { DataCollector } from './data-collector.ts';
-export type { ProfiledRequest, TimelineMark, CapturedResponse } from './profiled-request.ts';
+export type { ProfiledRequest, RequestSnapshot, CapturedRequest, CapturedResponse, TimelineMarks } from './profiled-request.ts';
+export type { ProfileSink } from './profile-sink.ts';
 export type { ProfileStorage, RetentionOptions } from './storage/profile-storage.ts';
 export { TokenTakenError } from './storage/profile-storage.ts';
 export { MemoryProfileStorage } from './storage/memory-profile-storage.ts';

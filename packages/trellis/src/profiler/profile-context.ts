@@ -1,56 +1,85 @@
 import type { FastifyRequest } from 'fastify';
-import type { LogRecord } from '../logging/log-record.ts';
+import { flattenError } from '../errors/flatten-error.ts';
+import { toIpv4Form } from '../http/ip-matcher.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
-import type { CapturedResponse, ProfiledRequest, TimelineMark } from './profiled-request.ts';
-import { Redaction } from './redact.ts';
+import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
 
 /**
- * The profiler's mutable state for one request or sub-request, filled by hooks and channel events
- * while the request runs; collectors read it through {@link ProfiledRequest}.
+ * The profiler's mutable state for one request or sub-request on the request thread, filled by
+ * hooks and channel events while the request runs. `snapshot()` turns it into the plain data the
+ * rest of the profiler works on: it holds references (headers, log records, the body), so taking
+ * it costs next to nothing; copying happens once, when snapshots are handed on.
  */
-export class ProfileContext implements ProfiledRequest {
-  token: string;
+export class ProfileContext {
+  readonly token: string;
   readonly parentToken: string | null;
   readonly request: FastifyRequest;
   readonly subRequest: SubRequest | null;
   readonly startTime: number;
   /** `performance.now()` at the start, the origin of the marks. */
   readonly origin: number;
-  readonly marks: TimelineMark[] = [];
-  route: ProfiledRequest['route'] = null;
+  readonly marks = { names: [] as string[], atMs: [] as number[] };
+  route: { readonly pattern: string | null; readonly params: Readonly<Record<string, string>> } | null = null;
   readonly errors: unknown[] = [];
   readonly children: ProfileContext[] = [];
-  response: CapturedResponse | null = null;
+  /** The body as sent (onSend), and the headers once sent (onResponse). */
+  payload: unknown = null;
+  responseHeaders: Readonly<Record<string, unknown>> = {};
   statusCode = 0;
   durationMs = 0;
-  readonly maxBodyBytes: number;
-  readonly redaction: Redaction;
 
-  constructor(init: {
-    token: string;
-    parentToken: string | null;
-    request: FastifyRequest;
-    subRequest: SubRequest | null;
-    maxBodyBytes: number;
-    redactKeys: readonly string[];
-    startTime?: number;
-    origin?: number;
-  }) {
+  constructor(init: { token: string; parentToken: string | null; request: FastifyRequest; subRequest: SubRequest | null; startTime?: number; origin?: number }) {
     this.token = init.token;
     this.parentToken = init.parentToken;
     this.request = init.request;
     this.subRequest = init.subRequest;
     this.startTime = init.startTime ?? Date.now();
     this.origin = init.origin ?? performance.now();
-    this.maxBodyBytes = init.maxBodyBytes;
-    this.redaction = new Redaction(init.redactKeys);
-  }
-
-  get logs(): readonly LogRecord[] {
-    return this.subRequest ? this.subRequest.logs : (this.request.trellisScope?.logs ?? []);
   }
 
   mark(name: string, at = performance.now()): void {
-    this.marks.push({ name, atMs: at - this.origin });
+    this.marks.names.push(name);
+    this.marks.atMs.push(at - this.origin);
+  }
+
+  /**
+   * The request as plain data. Taken one turn after the response, so its last log records are in;
+   * a sub-request is given its parent's response, which is what it rendered.
+   */
+  snapshot(response: CapturedResponse | null): RequestSnapshot {
+    const r = this.request;
+    const sub = this.subRequest;
+    const body = sub ? undefined : r.body;
+    const raw = body instanceof Uint8Array;
+    return {
+      token: this.token,
+      parentToken: this.parentToken,
+      children: this.children.map((c) => c.token),
+      request: {
+        method: r.method,
+        url: r.url,
+        protocol: r.protocol,
+        host: r.host || '',
+        httpVersion: r.raw.httpVersion,
+        // A request the guard rejected has no resolved client address: the socket peer stands in.
+        ip: r.clientIp || toIpv4Form(r.socket?.remoteAddress ?? ''),
+        headers: r.headers,
+        query: (r.query as Record<string, unknown> | undefined) ?? {},
+        body: raw ? undefined : body,
+        rawBodySize: raw ? body.byteLength : null,
+        route: this.route?.pattern ?? r.routeOptions?.url ?? null,
+        params: this.route?.params ?? (r.params as Record<string, string> | undefined) ?? {},
+      },
+      subRequest: sub ? { purpose: sub.purpose, contentType: sub.contentType } : null,
+      startTime: this.startTime,
+      durationMs: this.durationMs,
+      statusCode: this.statusCode,
+      marks: this.marks,
+      // Flattened here: an Error's class, status and code do not survive a structured clone.
+      exception: this.errors.length === 0 ? [] : flattenError(this.errors.at(-1)),
+      logs: sub ? sub.logs : (r.trellisScope?.logs ?? []),
+      response,
+      collected: {},
+    };
   }
 }

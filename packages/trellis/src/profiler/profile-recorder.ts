@@ -3,19 +3,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { subscribe } from '../observe/channels.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
-import { buildProfile } from './build-profile.ts';
-import type { Profile } from './profile.ts';
+import { profiledRequest, runCollectors, type BuildOptions } from './build-profile.ts';
+import { capturedResponse } from './capture-body.ts';
 import type { DataCollector } from './data-collector.ts';
 import { ProfileContext } from './profile-context.ts';
-import type { ProfileWriter } from './profile-writer.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+import type { ProfileSink } from './profile-sink.ts';
 import type { TokenIssuer } from './token.ts';
 
-export interface RecorderOptions {
-  readonly collectors: readonly DataCollector[];
+export interface RecorderOptions extends BuildOptions {
   readonly issuer: TokenIssuer;
-  readonly writer: ProfileWriter;
-  readonly maxBodyBytes: number;
-  readonly redactKeys: readonly string[];
+  readonly sink: ProfileSink;
+  /** Collectors the app added: they run here, on the request thread, after the response is sent. */
+  readonly collectors: readonly DataCollector[];
 }
 
 /** The profiler's own pages are never profiled (they would bury what they show). */
@@ -30,16 +30,27 @@ function isPreflight(request: FastifyRequest): boolean {
 export const currentProfile = new AsyncLocalStorage<ProfileContext>();
 
 /**
- * Records every request as a profile: opens its context on onRequest (token, start), follows the
- * lifecycle through diagnostics_channel events and its own hook marks, adds X-Debug-Token on
- * onSend, and after the response is sent collects and stores it with its sub-requests.
- * Returns the function that unsubscribes.
+ * Records every request on the request thread: opens its context on onRequest (token, start),
+ * follows the lifecycle through diagnostics_channel events and its own hook marks, adds
+ * X-Debug-Token on onSend, and after the response is sent hands a snapshot of it and of its
+ * sub-requests to the sink, which builds and stores the profiles elsewhere (profile-sink.ts).
  */
-export function recordProfiles(app: FastifyInstance, options: RecorderOptions): () => void {
+export interface Recording {
+  /** Resolves once every request answered so far is stored (or failed and was logged). */
+  settled(): Promise<void>;
+  /** Stops recording: unsubscribes from the channels. */
+  stop(): void;
+}
+
+export function recordProfiles(app: FastifyInstance, options: RecorderOptions): Recording {
   const contexts = new WeakMap<FastifyRequest, ProfileContext>();
   const children = new WeakMap<SubRequest, ProfileContext>();
-  const { issuer, writer } = options;
-  const contextOptions = { maxBodyBytes: options.maxBodyBytes, redactKeys: options.redactKeys };
+  const { issuer, sink, collectors, maxBodyBytes } = options;
+  /** Requests answered since the last hand-on: snapshots are taken a turn later, in one batch. */
+  let finished: ProfileContext[] = [];
+  let scheduled = false;
+  /** Waiting for the next hand-on (`settled()` called before it). */
+  let handedOn: (() => void)[] = [];
 
   const unsubscribe = [
     subscribe('phase', (e) => contexts.get(e.request)?.mark(e.phase, e.at)),
@@ -58,7 +69,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       } catch {
         return;
       }
-      const child = new ProfileContext({ ...contextOptions, token, parentToken: ctx.token, request: parent, subRequest, startTime: subRequest.startedAt });
+      const child = new ProfileContext({ token, parentToken: ctx.token, request: parent, subRequest, startTime: subRequest.startedAt });
       child.mark('sub-request');
       // The sub-request renders the parent's error: its exception panel shows the same chain.
       child.errors.push(...ctx.errors);
@@ -84,7 +95,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       request.log.error({ err: error, channel: 'profiler' }, 'The profiler could not open a profile');
       return done();
     }
-    const ctx = new ProfileContext({ ...contextOptions, token, parentToken: null, request, subRequest: null, startTime, origin: start });
+    const ctx = new ProfileContext({ token, parentToken: null, request, subRequest: null, startTime, origin: start });
     ctx.mark('observe', start);
     contexts.set(request, ctx);
     currentProfile.run(ctx, done);
@@ -102,8 +113,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       ctx.mark('respond');
       reply.header('x-debug-token', ctx.token);
       reply.header('x-debug-token-link', `${request.protocol}://${request.host || 'localhost'}/_profiler/${ctx.token}`);
-      const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null;
-      ctx.response = { statusCode: reply.statusCode, headers: {}, payload: body };
+      ctx.payload = payload;
     }
     done(null, payload);
   });
@@ -114,34 +124,55 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       ctx.statusCode = reply.statusCode;
       ctx.durationMs = performance.now() - ctx.origin;
       // getHeaders() returns a fresh object: later changes to the reply cannot reach the profile.
-      ctx.response = { statusCode: reply.statusCode, headers: reply.getHeaders(), payload: ctx.response?.payload ?? null };
+      ctx.responseHeaders = reply.getHeaders();
       contexts.delete(request);
-      // Collection waits for a later turn: the response is sent and the other onResponse hooks
-      // (the request log line) have run, so their records are in the profile too.
-      writer.enqueue(() => store(ctx));
+      finished.push(ctx);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(handOn);
+      }
     }
     done();
   });
 
-  function store(ctx: ProfileContext): void | Promise<void> {
-    const built = buildProfile(ctx, options.collectors);
-    if (built instanceof Promise) return built.then((profile) => storeFamily(ctx, profile));
-    storeFamily(ctx, built);
-  }
-
-  function storeFamily(ctx: ProfileContext, profile: Profile): void | Promise<void> {
-    // Parent first: with equal start times, write order makes the sub-request the newer one.
-    writer.write(profile);
-    const built: Promise<Profile>[] = [];
-    for (const child of ctx.children) {
-      child.response = ctx.response;
-      const childProfile = buildProfile(child, options.collectors);
-      if (childProfile instanceof Promise) built.push(childProfile);
-      else if (built.length === 0) writer.write(childProfile);
-      else built.push(Promise.resolve(childProfile));
+  // A later turn: the response is sent and the other onResponse hooks (the request log line)
+  // have run, so their records are in the snapshot too.
+  function handOn(): void {
+    scheduled = false;
+    const batch: RequestSnapshot[] = [];
+    for (const ctx of finished) {
+      const response = capturedResponse(ctx.statusCode, ctx.responseHeaders, ctx.payload, maxBodyBytes);
+      // Parent first: with equal start times, store order makes the sub-request the newer one.
+      const family = [ctx, ...ctx.children].map((c) => c.snapshot(response));
+      if (collectors.length === 0) {
+        batch.push(...family);
+        continue;
+      }
+      const withData = family.map(collectHere);
+      if (withData.some((s) => s instanceof Promise)) void Promise.all(withData).then((done) => sink.send(done));
+      else batch.push(...(withData as RequestSnapshot[]));
     }
-    if (built.length > 0) return Promise.all(built).then((profiles) => profiles.forEach((p) => writer.write(p)));
+    finished = [];
+    sink.send(batch);
+    const waiting = handedOn;
+    handedOn = [];
+    for (const resume of waiting) resume();
   }
 
-  return () => unsubscribe.forEach((off) => off());
+  /** Runs the app's collectors on a snapshot; their data travels with it, redacted. */
+  function collectHere(snapshot: RequestSnapshot): RequestSnapshot | Promise<RequestSnapshot> {
+    const ctx = profiledRequest(snapshot, options);
+    const collected: Record<string, unknown> = {};
+    const attach = () => ({ ...snapshot, collected: ctx.redaction.scrub(collected) });
+    const ran = runCollectors(ctx, collectors, collected);
+    return ran instanceof Promise ? ran.then(attach) : attach();
+  }
+
+  return {
+    async settled() {
+      if (scheduled) await new Promise<void>((resume) => handedOn.push(resume));
+      await sink.settled();
+    },
+    stop: () => unsubscribe.forEach((off) => off()),
+  };
 }

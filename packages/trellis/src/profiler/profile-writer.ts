@@ -1,14 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { buildProfile, type BuildOptions } from './build-profile.ts';
+import type { DataCollector } from './data-collector.ts';
 import type { Profile } from './profile.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
 import { TokenTakenError, type ProfileStorage } from './storage/profile-storage.ts';
 import type { TokenIssuer } from './token.ts';
+
+/** The two levels the writer logs at: the app's pino logger, or the profiler thread's relay. */
+export type WriterLog = Pick<FastifyBaseLogger, 'warn' | 'error'>;
+
+export interface ProfileWriterOptions extends BuildOptions {
+  /** The collectors that build a profile from a snapshot. */
+  readonly collectors: readonly DataCollector[];
+}
 
 /** Longest run of queued work per turn of the event loop, so waiting requests are not held up. */
 const SLICE_MS = 4;
 const MAX_ATTEMPTS = 5;
 
 /**
- * Builds and stores profiles off the response path. `enqueue` only appends to a queue; one
+ * Builds profiles from snapshots and stores them. `enqueue` only appends to a queue; one
  * setImmediate per batch drains it in time slices of a few milliseconds, so a burst of responses
  * costs one scheduled callback and the building never sits between two requests' I/O. Store writes
  * are started without waiting for each other (the store batches them) and tracked for `idle()`;
@@ -16,18 +27,37 @@ const MAX_ATTEMPTS = 5;
  */
 export class ProfileWriter {
   readonly #storage: ProfileStorage;
-  readonly #log: FastifyBaseLogger;
+  readonly #log: WriterLog;
   readonly #issuer: TokenIssuer;
+  readonly #options: ProfileWriterOptions;
   #queue: (() => unknown)[] = [];
   #head = 0;
   #scheduled = false;
   #pending = 0;
   #waiters: (() => void)[] = [];
 
-  constructor(storage: ProfileStorage, log: FastifyBaseLogger, issuer: TokenIssuer) {
+  constructor(storage: ProfileStorage, log: WriterLog, issuer: TokenIssuer, options: ProfileWriterOptions) {
     this.#storage = storage;
     this.#log = log;
     this.#issuer = issuer;
+    this.#options = options;
+  }
+
+  /** Builds the snapshot's profile and stores it; settles (never rejects) once stored or logged. */
+  store(snapshot: RequestSnapshot): Promise<void> {
+    let built: Profile | Promise<Profile>;
+    try {
+      built = buildProfile(snapshot, this.#options.collectors, this.#options);
+    } catch (error) {
+      this.#fail(error);
+      return Promise.resolve();
+    }
+    if (!(built instanceof Promise)) return this.write(built);
+    this.#pending++;
+    return built.then(
+      (profile) => this.write(profile),
+      (error: unknown) => this.#fail(error),
+    ).finally(() => this.#settle());
   }
 
   /** Runs `task` on a later turn of the event loop, tracked by `idle()`; errors are logged. */
@@ -40,36 +70,32 @@ export class ProfileWriter {
   }
 
   /**
-   * Starts storing a profile; on a token clash (another process wrote that token meanwhile) it is
-   * stored under a fresh token. Returns at once: completion is what `idle()` waits for.
+   * Stores a profile; on a token clash (another process wrote that token meanwhile) it is stored
+   * under a fresh token. Settles (never rejects) once stored, or failed and logged.
    */
-  write(profile: Profile): void {
+  write(profile: Profile): Promise<void> {
     this.#pending++;
-    this.#attempt(profile, 1);
+    return this.#attempt(profile, 1).finally(() => this.#settle());
   }
 
   async idle(): Promise<void> {
     while (this.#head < this.#queue.length || this.#pending > 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 
-  #attempt(profile: Profile, attempt: number): void {
+  #attempt(profile: Profile, attempt: number): Promise<void> {
     let written: Promise<void>;
     try {
       written = this.#storage.write(profile);
     } catch (error) {
       written = Promise.reject(error);
     }
-    written.then(
-      () => this.#settle(),
-      (error: unknown) => {
-        if (error instanceof TokenTakenError && attempt < MAX_ATTEMPTS) {
-          this.#log.warn({ channel: 'profiler', token: profile.token }, `Profile token "${profile.token}" was taken; storing under a new one.`);
-          return this.#attempt({ ...profile, token: this.#issuer.issue() }, attempt + 1);
-        }
-        this.#fail(error);
-        this.#settle();
-      },
-    );
+    return written.catch((error: unknown) => {
+      if (error instanceof TokenTakenError && attempt < MAX_ATTEMPTS) {
+        this.#log.warn({ channel: 'profiler', token: profile.token }, `Profile token "${profile.token}" was taken; storing under a new one.`);
+        return this.#attempt({ ...profile, token: this.#issuer.issue() }, attempt + 1);
+      }
+      this.#fail(error);
+    });
   }
 
   readonly #drain = (): void => {

@@ -1,42 +1,81 @@
-import type { FastifyRequest } from 'fastify';
+import type { FlatException } from '../errors/flatten-error.ts';
 import type { LogRecord } from '../logging/log-record.ts';
-import type { SubRequest } from '../kernel/sub-request.ts';
 import type { Redaction } from './redact.ts';
 
-/** A named instant of the request, in ms since it started (lifecycle phase boundaries). */
-export interface TimelineMark {
-  readonly name: string;
-  readonly atMs: number;
+/**
+ * The named instants of a request (lifecycle phase boundaries), in ms since it started, as two
+ * parallel arrays: no object per mark while the request runs, and two flat arrays to copy
+ * between threads instead of one object each (measured: six mark objects were a fifth of a
+ * snapshot's copying cost).
+ */
+export interface TimelineMarks {
+  readonly names: readonly string[];
+  readonly atMs: readonly number[];
+}
+
+/** The request as the profiler captured it, before redaction. */
+export interface CapturedRequest {
+  readonly method: string;
+  /** Path and query as received. */
+  readonly url: string;
+  readonly protocol: string;
+  /** The Host the client addressed (after trusted proxies); empty when it sent none. */
+  readonly host: string;
+  readonly httpVersion: string;
+  /** Client address in IPv4 form (after trusted proxies). */
+  readonly ip: string;
+  readonly headers: Readonly<Record<string, unknown>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The body as parsed (JSON value, string); undefined when none or raw bytes. */
+  readonly body: unknown;
+  /** Set when the body was raw bytes, which the profiler does not keep: their count. */
+  readonly rawBodySize: number | null;
+  /** The matched route pattern, null when none matched. */
+  readonly route: string | null;
+  readonly params: Readonly<Record<string, unknown>>;
 }
 
 export interface CapturedResponse {
   readonly statusCode: number;
   readonly headers: Readonly<Record<string, unknown>>;
-  /** The body as sent, when it was a string or a Buffer; streams are not captured. */
-  readonly payload: string | Buffer | null;
+  /**
+   * The body as sent (string or bytes), null for a stream. A body far over the profiler's limit
+   * is captured as its beginning only; `size` is the whole.
+   */
+  readonly payload: string | Uint8Array | null;
+  /** Bytes of the whole body as sent. */
+  readonly size: number;
 }
 
 /**
- * What collectors see of one profiled request (or sub-request). Built by the profiler from its
- * hooks and diagnostics_channel events; read-only for collectors.
+ * One recorded request (or sub-request) as plain data: taken on the request thread once the
+ * response is sent, it is all the rest of the profiler sees of it. It holds nothing but what a
+ * structured clone carries (no class instances), so it can be built into a profile on another
+ * thread. Nothing in it is redacted yet.
  */
-export interface ProfiledRequest {
+export interface RequestSnapshot {
   readonly token: string;
   readonly parentToken: string | null;
-  readonly request: FastifyRequest;
+  /** Tokens of this request's sub-requests, in order. */
+  readonly children: readonly string[];
+  readonly request: CapturedRequest;
   /** Set when this profile is a sub-request (e.g. the error rendering one). */
-  readonly subRequest: SubRequest | null;
+  readonly subRequest: { readonly purpose: string; readonly contentType: string | null } | null;
   /** Epoch ms. */
   readonly startTime: number;
-  readonly marks: readonly TimelineMark[];
-  /** The matched route pattern and params, when routing published them. */
-  readonly route: { readonly pattern: string | null; readonly params: Readonly<Record<string, string>> } | null;
-  /** Errors seen on `trellis:error`, in order. */
-  readonly errors: readonly unknown[];
+  readonly durationMs: number;
+  readonly statusCode: number;
+  readonly marks: TimelineMarks;
+  /** The last error of the request, outermost first, with traces; empty when none was thrown. */
+  readonly exception: readonly FlatException[];
   readonly logs: readonly LogRecord[];
   readonly response: CapturedResponse | null;
-  readonly statusCode: number;
-  readonly durationMs: number;
+  /** Data of the collectors that ran on the request thread (those the app added), by name. */
+  readonly collected: Readonly<Record<string, unknown>>;
+}
+
+/** What a collector is given: the snapshot, the body limit, and the profile's redaction. */
+export interface ProfiledRequest extends RequestSnapshot {
   readonly maxBodyBytes: number;
   /** Redaction for this profile: collectors pass request-derived values through it. */
   readonly redaction: Redaction;

@@ -6,11 +6,13 @@ import { RouteMap, routingError } from '../kernel/routing-errors.ts';
 import { accessGate } from './access-gate.ts';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import type { DataCollector } from './data-collector.ts';
+import { InProcessProfileSink } from './in-process-profile-sink.ts';
 import { PROFILER_PATH, recordProfiles } from './profile-recorder.ts';
-import { ProfileWriter } from './profile-writer.ts';
+import type { ProfileSink } from './profile-sink.ts';
 import { profilerRoutes } from './profiler-routes.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
+import { ThreadProfileSink } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
 import { defaultPanels } from './ui/panels/default-panels.ts';
 import type { Panel } from './ui/panels/panel.ts';
@@ -19,7 +21,11 @@ export interface ProfilerPluginOptions {
   readonly config: TrellisConfig;
   /** A store to use instead of the one `PROFILER_DSN` names (tests, benchmarks). Not closed by the app. */
   readonly storage?: ProfileStorage;
-  /** Collectors added after the default ones. */
+  /**
+   * Collectors added after the default ones. They run on the request thread after the response
+   * is sent; the built-in ones run where profiles are built (the profiler thread for a store named
+   * by `PROFILER_DSN`).
+   */
   readonly collectors?: readonly DataCollector[];
   /** Panels added after the default ones. */
   readonly panels?: readonly Panel[];
@@ -64,14 +70,15 @@ export const profilerPlugin = fp(
       // A store that cannot answer now must not stop the app: a clash is caught when writing.
       app.log.error({ err: error, channel: 'profiler' }, `The profiler could not read the stored tokens: ${(error as Error)?.message}`);
     }
-    const writer = new ProfileWriter(storage, app.log, issuer);
-    const stopRecording = recordProfiles(app, {
-      collectors: [...defaultCollectors, ...(opts.collectors ?? [])],
-      issuer,
-      writer,
-      maxBodyBytes: settings.maxBodyBytes,
-      redactKeys: settings.redactKeys,
-    });
+    const build = { maxBodyBytes: settings.maxBodyBytes, redactKeys: settings.redactKeys };
+    // A store named by its DSN is opened a second time by the profiler thread, which builds and
+    // writes the profiles; this thread's copy serves the pages. A store that exists only in this
+    // process (memory:, or an object handed in) is written here, off the response path.
+    const sink: ProfileSink =
+      opts.storage || settings.dsn === 'memory:'
+        ? new InProcessProfileSink(storage, app.log, issuer, { ...build, collectors: defaultCollectors })
+        : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log);
+    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: opts.collectors ?? [] });
 
     const mayOpen = accessGate(settings.allow);
     // An empty route map makes routingError answer the plain 404 an unknown path gets, whatever the
@@ -83,15 +90,16 @@ export const profilerPlugin = fp(
     });
     profilerRoutes(app, {
       storage,
-      settled: () => writer.idle(),
+      settled: () => recording.settled(),
       panels: [...defaultPanels, ...(opts.panels ?? [])],
       timeZone: opts.timeZone ?? 'UTC',
     });
 
-    app.decorate('profiler', { storage, settled: () => writer.idle() } satisfies ProfilerHandle);
+    app.decorate('profiler', { storage, settled: () => recording.settled() } satisfies ProfilerHandle);
     app.addHook('onClose', async () => {
-      stopRecording();
-      await writer.idle();
+      recording.stop();
+      await recording.settled();
+      await sink.close();
       if (!opts.storage) await storage.close();
     });
   },

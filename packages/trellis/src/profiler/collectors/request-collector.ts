@@ -1,6 +1,5 @@
 import type { DataCollector } from '../data-collector.ts';
 import { captureParsedBody, type CapturedBody } from '../capture-body.ts';
-import { toIpv4Form } from '../../http/ip-matcher.ts';
 
 export interface RequestData {
   readonly method: string;
@@ -25,21 +24,20 @@ export const requestCollector: DataCollector<RequestData> = {
   collect(ctx) {
     const r = ctx.request;
     const { redaction } = ctx;
-    const path = r.url.split('?', 1)[0]!;
-    const contentType = r.headers['content-type'] ?? null;
+    const contentType = r.headers['content-type'];
     return {
       method: r.method,
       url: redaction.url(r.url),
-      path,
-      query: redaction.fields({ ...(r.query as Record<string, unknown> | undefined) }),
+      path: r.url.split('?', 1)[0]!,
+      query: redaction.fields(r.query),
       headers: redaction.headers(r.headers),
-      body: ctx.subRequest ? { text: null, size: 0, truncated: false } : captureParsedBody(r.body, ctx.maxBodyBytes, redaction),
-      contentType,
-      route: ctx.route?.pattern ?? r.routeOptions?.url ?? null,
-      params: redaction.fields({ ...(ctx.route?.params ?? (r.params as Record<string, string> | undefined)) }),
-      ip: r.clientIp || toIpv4Form(r.socket?.remoteAddress ?? ''),
+      body: ctx.subRequest ? { text: null, size: 0, truncated: false } : captureParsedBody(r.body, r.rawBodySize, ctx.maxBodyBytes, redaction),
+      contentType: typeof contentType === 'string' ? contentType : null,
+      route: r.route,
+      params: redaction.fields(r.params),
+      ip: r.ip,
       protocol: r.protocol,
-      httpVersion: r.raw.httpVersion,
+      httpVersion: r.httpVersion,
       subRequest: ctx.subRequest ? { purpose: ctx.subRequest.purpose } : null,
     };
   },

@@ -17,7 +17,7 @@ export const responseCollector: DataCollector<ResponseData> = {
     const response = ctx.response;
     const headers = ctx.redaction.headers(response?.headers ?? {});
     const contentType = ctx.subRequest?.contentType ?? (typeof headers['content-type'] === 'string' ? headers['content-type'] : null);
-    const body = capturePayload(response?.payload ?? null, contentType ?? '', ctx.maxBodyBytes, ctx.redaction);
+    const body = capturePayload(response?.payload ?? null, response?.size ?? 0, contentType ?? '', ctx.maxBodyBytes, ctx.redaction);
     return { statusCode: ctx.statusCode, headers, contentType, size: body.size, body };
   },
 };

@@ -2,19 +2,39 @@ import { MemoryProfileStorage } from './memory-profile-storage.ts';
 import type { ProfileStorage, RetentionOptions } from './profile-storage.ts';
 import { SqliteProfileStorage, sqlitePathOf } from './sqlite-profile-storage.ts';
 
+export interface OpenOptions {
+  /**
+   * Who writes a SQLite file: a writer thread of the store's own (default), or the calling thread
+   * (the profiler thread, which is one already).
+   */
+  readonly writer?: 'thread' | 'inline';
+}
+
+/**
+ * A Redis DSN split into the client's URL and the store's key prefix (`?prefix=`, so several apps
+ * or environments can share a database; `trellis:profiler:` when absent).
+ */
+export function redisDsn(dsn: string): { url: string; prefix: string | undefined } {
+  const url = new URL(dsn);
+  const prefix = url.searchParams.get('prefix') ?? undefined;
+  url.searchParams.delete('prefix');
+  return { url: url.href, prefix };
+}
+
 /**
  * Opens the store a `PROFILER_DSN` names: `memory:`, `sqlite:<file>` or `redis://…` (`rediss://`
  * for TLS). The Redis client is loaded only when asked for, so the other stores never load ioredis.
  */
-export async function openProfileStorage(dsn: string, retention: RetentionOptions): Promise<ProfileStorage> {
+export async function openProfileStorage(dsn: string, retention: RetentionOptions, options: OpenOptions = {}): Promise<ProfileStorage> {
   if (dsn === 'memory:') return new MemoryProfileStorage(retention);
-  if (dsn.startsWith('sqlite:')) return new SqliteProfileStorage(sqlitePathOf(dsn), retention);
+  if (dsn.startsWith('sqlite:')) return new SqliteProfileStorage(sqlitePathOf(dsn), retention, { ...(options.writer ? { writer: options.writer } : {}) });
   if (/^rediss?:\/\//.test(dsn)) {
+    const { url, prefix } = redisDsn(dsn);
     const [{ Redis }, { RedisProfileStorage }] = await Promise.all([import('ioredis'), import('./redis-profile-storage.ts')]);
-    const client = new Redis(dsn, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    const client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     // A store error is logged by the writer and never fails a request; keep ioredis from printing too.
     client.on('error', () => {});
-    return new RedisProfileStorage(client, { ...retention, ownsClient: true });
+    return new RedisProfileStorage(client, { ...retention, ownsClient: true, ...(prefix !== undefined ? { prefix } : {}) });
   }
   throw new Error(`Unsupported PROFILER_DSN "${dsn}": expected memory:, sqlite:<file> or redis://…`);
 }

@@ -55,7 +55,10 @@ export class SqliteProfileStorage implements ProfileStorage {
   readonly #maxScan: number;
   readonly #batchWindowMs: number;
   readonly #statements = new Map<string, StatementSync>();
-  readonly #sink: SqliteBatchSink;
+  readonly #path: string;
+  readonly #writer: 'thread' | 'inline';
+  /** Made on the first write: a store that is only read (the profiler's pages) starts no thread. */
+  #sinkMade: SqliteBatchSink | null = null;
   readonly #inFlight = new Set<Promise<unknown>>();
   #pending: Pending[] = [];
   #scheduled = false;
@@ -71,11 +74,17 @@ export class SqliteProfileStorage implements ProfileStorage {
     this.#now = options.now ?? Date.now;
     this.#maxScan = options.maxScan ?? 10_000;
     this.#batchWindowMs = options.batchWindowMs ?? 10;
-    this.#sink =
-      path === ':memory:' || options.writer === 'inline'
-        ? new InlineBatchSink(new SqliteProfileInserter(this.#db, retention.maxProfiles))
-        : new ThreadBatchSink(path, retention.maxProfiles, this.#batchWindowMs);
+    this.#path = path;
+    this.#writer = path === ':memory:' ? 'inline' : (options.writer ?? 'thread');
     this.#read = this.#db.prepare('SELECT data FROM profiles WHERE token = ? AND time >= ?');
+  }
+
+  get #sink(): SqliteBatchSink {
+    this.#sinkMade ??=
+      this.#writer === 'inline'
+        ? new InlineBatchSink(new SqliteProfileInserter(this.#db, this.#retention.maxProfiles))
+        : new ThreadBatchSink(this.#path, this.#retention.maxProfiles, this.#batchWindowMs);
+    return this.#sinkMade;
   }
 
   write(profile: Profile): Promise<void> {
@@ -130,7 +139,7 @@ export class SqliteProfileStorage implements ProfileStorage {
 
   async close(): Promise<void> {
     await this.#settled();
-    await this.#sink.close();
+    await this.#sinkMade?.close();
     if (this.#db.isOpen) this.#db.close();
   }
 

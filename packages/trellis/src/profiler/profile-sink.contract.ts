@@ -1,0 +1,155 @@
+/**
+ * The contract every ProfileSink passes (see profile-sink.ts): profiles built from what was sent,
+ * stored in order, redacted before they reach the store, `settled()` and `close()` waiting for
+ * what was sent, and a failing store logged, never thrown.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Profile } from './profile.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+import type { ProfileSink } from './profile-sink.ts';
+import type { WriterLog } from './profile-writer.ts';
+import type { ProfileStorage } from './storage/profile-storage.ts';
+
+export interface OpenedSink {
+  readonly sink: ProfileSink;
+  /** A reader of the store the sink writes to. */
+  readonly storage: ProfileStorage;
+  /** Closes the reader (the sink is closed by the suite). */
+  readonly dispose: () => Promise<void>;
+}
+
+/** Opens a sink on an empty store; `broken` asks for one whose store cannot be written. */
+export type OpenSink = (log: WriterLog, broken: boolean) => Promise<OpenedSink>;
+
+export const CANARY = 'cAnArY-5ecret-81c2f0';
+// Relative to now: stores hide profiles older than their TTL.
+const T0 = Date.now() - 60_000;
+
+/** A request as the recorder hands it on: a POST with a canary secret in header, query and body. */
+export function snapshotFor(token: string, at = 0, parentToken: string | null = null): RequestSnapshot {
+  const payload = JSON.stringify({ '@id': `/books/${token}`, title: 'Dune' });
+  return {
+    token,
+    parentToken,
+    children: [],
+    request: {
+      method: 'POST',
+      url: `/books?page=2&api_key=${CANARY}`,
+      protocol: 'https',
+      host: 'shop.test',
+      httpVersion: '1.1',
+      ip: '192.0.2.7',
+      headers: { host: 'shop.test', authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' },
+      query: { page: '2', api_key: CANARY },
+      body: { title: 'Dune', password: CANARY },
+      rawBodySize: null,
+      route: '/books',
+      params: {},
+    },
+    subRequest: parentToken === null ? null : { purpose: 'error', contentType: 'application/problem+json' },
+    startTime: T0 + at,
+    durationMs: 1.25,
+    statusCode: 201,
+    marks: { names: ['observe', 'handler', 'terminate'], atMs: [0, 0.5, 1.25] },
+    exception: [],
+    logs: [{ time: T0 + at, level: 'info', channel: 'app', message: `created ${token}`, context: { book: token } }],
+    response: { statusCode: 201, headers: { 'content-type': 'application/ld+json' }, payload, size: Buffer.byteLength(payload) },
+    collected: {},
+  };
+}
+
+function recordingLog(): WriterLog & { readonly lines: string[] } {
+  const lines: string[] = [];
+  const write = (_context: unknown, message?: string) => void lines.push(message ?? '');
+  return { lines, warn: write, error: write } as unknown as WriterLog & { readonly lines: string[] };
+}
+
+async function stored(storage: ProfileStorage): Promise<Profile[]> {
+  const found = await storage.find({ limit: 1000 });
+  return (await Promise.all(found.map((s) => storage.read(s.token)))).filter((p): p is Profile => p !== null);
+}
+
+export function profileSinkContract(name: string, open: OpenSink, options: { skip?: string | false } = {}): void {
+  describe(`ProfileSink contract: ${name}`, { skip: options.skip ?? false }, () => {
+    it('builds each profile with the collectors, and stores a parent before its sub-request', async () => {
+      const { sink, storage, dispose } = await open(recordingLog(), false);
+      try {
+        sink.send([{ ...snapshotFor('a00001'), children: ['a00002'] }, snapshotFor('a00002', 0, 'a00001')]);
+        await sink.settled();
+        const [newest, oldest] = await storage.find({ limit: 10 });
+        assert.deepEqual([newest?.token, oldest?.token], ['a00002', 'a00001']);
+        const parent = await storage.read('a00001');
+        assert.deepEqual(parent?.children, ['a00002']);
+        assert.equal(parent?.url, 'https://shop.test/books?page=2&api_key=[redacted]');
+        assert.equal(parent?.ip, '192.0.2.7');
+        assert.deepEqual(Object.keys(parent?.collectors ?? {}), ['request', 'response', 'time', 'exception', 'logs']);
+        assert.equal((parent?.collectors.logs as { records: { message: string }[] }).records[0]?.message, 'created a00001');
+        assert.deepEqual((parent?.collectors.time as { phases: { name: string }[] }).phases.map((p) => p.name), ['observe', 'handler', 'terminate']);
+        const child = await storage.read('a00002');
+        assert.equal(child?.parent, 'a00001');
+        assert.deepEqual((child?.collectors.request as { subRequest: unknown }).subRequest, { purpose: 'error' });
+      } finally {
+        await sink.close();
+        await dispose();
+      }
+    });
+
+    it('redacts before storing: the canary secret is in no stored profile', async () => {
+      const { sink, storage, dispose } = await open(recordingLog(), false);
+      try {
+        sink.send([snapshotFor('b00001')]);
+        await sink.settled();
+        const [profile] = await stored(storage);
+        assert.equal(profile?.token, 'b00001');
+        const text = JSON.stringify(profile);
+        assert.equal(text.includes(CANARY), false, text);
+        assert.equal((profile?.collectors.request as { headers: Record<string, string> }).headers.authorization, '[redacted]');
+      } finally {
+        await sink.close();
+        await dispose();
+      }
+    });
+
+    it('settled() waits for every snapshot sent before it, however they were batched', async () => {
+      const { sink, storage, dispose } = await open(recordingLog(), false);
+      try {
+        const tokens = Array.from({ length: 150 }, (_, i) => `c${i.toString(16).padStart(5, '0')}`);
+        for (let i = 0; i < tokens.length; i += 7) sink.send(tokens.slice(i, i + 7).map((t, j) => snapshotFor(t, i + j)));
+        await sink.settled();
+        const found = await storage.find({ limit: 1000 });
+        assert.deepEqual(found.map((s) => s.token), tokens.toReversed());
+      } finally {
+        await sink.close();
+        await dispose();
+      }
+    });
+
+    it('close() stores what was sent before it', async () => {
+      const { sink, storage, dispose } = await open(recordingLog(), false);
+      try {
+        sink.send([snapshotFor('d00001'), snapshotFor('d00002', 1)]);
+        await sink.close();
+        assert.deepEqual((await storage.find({ limit: 10 })).map((s) => s.token), ['d00002', 'd00001']);
+      } finally {
+        await dispose();
+      }
+    });
+
+    it('a store that fails is logged; send and settled() go on', async () => {
+      const log = recordingLog();
+      const { sink, dispose } = await open(log, true);
+      try {
+        assert.doesNotThrow(() => sink.send([snapshotFor('e00001')]));
+        await sink.settled();
+        assert.doesNotThrow(() => sink.send([snapshotFor('e00002')]));
+        await sink.settled();
+        assert.ok(log.lines.length >= 1, 'nothing was logged');
+        assert.match(log.lines[0]!, /^The profiler (thread )?could not (store a profile|open its store)/);
+      } finally {
+        await sink.close();
+        await dispose();
+      }
+    });
+  });
+}

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { redisForTests } from '../testing/services.ts';
+import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+import { defaultCollectors } from './collectors/default-collectors.ts';
+import { InProcessProfileSink } from './in-process-profile-sink.ts';
+import { profileSinkContract, type OpenSink } from './profile-sink.contract.ts';
+import { MemoryProfileStorage } from './storage/memory-profile-storage.ts';
+import { openProfileStorage } from './storage/open-profile-storage.ts';
+import type { ProfileStorage } from './storage/profile-storage.ts';
+import { SqliteProfileStorage } from './storage/sqlite-profile-storage.ts';
+import { ThreadProfileSink } from './thread-profile-sink.ts';
+import { TokenIssuer } from './token.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'trellis-profile-sink-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+// A store no one can open: its directory would have to be made inside a regular file.
+writeFileSync(join(dir, 'a-file'), '');
+const UNOPENABLE = `sqlite:${join(dir, 'a-file', 'profiler.db')}`;
+let n = 0;
+const retention = { maxProfiles: 1000, ttlSeconds: 3600 };
+const build = { maxBodyBytes: 4096, redactKeys: DEFAULT_SECRET_KEYS };
+
+/** A store whose writes fail, as a store that lost its connection does. */
+function failing(storage: ProfileStorage): ProfileStorage {
+  return Object.assign(Object.create(storage) as ProfileStorage, { write: () => Promise.reject(new Error('disk full')) });
+}
+
+function inProcess(make: () => ProfileStorage): OpenSink {
+  return async (log, broken) => {
+    const storage = make();
+    const sink = new InProcessProfileSink(broken ? failing(storage) : storage, log, new TokenIssuer(1000), { ...build, collectors: defaultCollectors });
+    return { sink, storage, dispose: () => storage.close() };
+  };
+}
+
+profileSinkContract('in-process, memory store', inProcess(() => new MemoryProfileStorage(retention)));
+profileSinkContract('in-process, SQLite store', inProcess(() => new SqliteProfileStorage(join(dir, `in-process-${n++}.db`), retention)));
+
+profileSinkContract('profiler thread, SQLite DSN', async (log, broken) => {
+  const dsn = broken ? UNOPENABLE : `sqlite:${join(dir, `thread-${n++}.db`)}`;
+  const storage = broken ? new MemoryProfileStorage(retention) : await openProfileStorage(dsn, retention);
+  return { sink: new ThreadProfileSink({ ...build, dsn, retention }, log), storage, dispose: () => storage.close() };
+});
+
+const redis = await redisForTests();
+profileSinkContract(
+  'profiler thread, Redis DSN',
+  async (log, broken) => {
+    const dsn = `${redis.url}?prefix=trellis-test:profile-sink:${process.pid}:${n++}:`;
+    if (broken) {
+      // Nothing listens on port 1: every write fails once the client gives up retrying.
+      const storage = new MemoryProfileStorage(retention);
+      return { sink: new ThreadProfileSink({ ...build, dsn: 'redis://127.0.0.1:1/0', retention }, log), storage, dispose: () => storage.close() };
+    }
+    const storage = await openProfileStorage(dsn, retention);
+    return {
+      sink: new ThreadProfileSink({ ...build, dsn, retention }, log),
+      storage,
+      dispose: async () => {
+        await storage.purge();
+        await storage.close();
+      },
+    };
+  },
+  { skip: redis.skip },
+);

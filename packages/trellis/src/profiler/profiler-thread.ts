@@ -1,0 +1,62 @@
+/**
+ * The profiler thread: builds profiles from the request thread's snapshots (the built-in
+ * collectors, redaction), serialises and stores them on its own connection to the store the DSN
+ * names. Batches are stored in arrival order and each is acknowledged once stored; errors are
+ * relayed to the app's logger. See thread-profile-sink.ts.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { defaultCollectors } from './collectors/default-collectors.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+import { ProfileWriter, type WriterLog } from './profile-writer.ts';
+import { openProfileStorage } from './storage/open-profile-storage.ts';
+import type { ProfileStorage } from './storage/profile-storage.ts';
+import type { FromProfilerThread, ProfilerThreadData, ToProfilerThread } from './thread-profile-sink.ts';
+import { TokenIssuer } from './token.ts';
+
+const data = workerData as ProfilerThreadData;
+const port = parentPort!;
+const post = (message: FromProfilerThread) => port.postMessage(message);
+
+function plainError(error: unknown): { name: string; message: string; stack?: string } {
+  return error instanceof Error ? { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) } : { name: 'Error', message: String(error) };
+}
+
+const relay = (level: 'warn' | 'error') => (context: Record<string, unknown>, message?: string) => {
+  const { err, ...rest } = context;
+  post({ type: 'log', level, context: err === undefined ? rest : { ...rest, err: plainError(err) }, message: message ?? '' });
+};
+const log = { warn: relay('warn'), error: relay('error') } as WriterLog;
+
+// SQLite writes inline here, in transactions per 10 ms window: this thread is the writer thread.
+const opened: Promise<ProfileStorage | null> = openProfileStorage(data.dsn, data.retention, { writer: 'inline' }).catch((error: unknown) => {
+  log.error({ err: error, channel: 'profiler' }, `The profiler thread could not open its store: ${(error as Error)?.message}`);
+  return null;
+});
+let writer: ProfileWriter | null = null;
+const ready = opened.then((storage) => {
+  // Redraws after a token clash need only be fresh: the store's unique key is the check.
+  if (storage) writer = new ProfileWriter(storage, log, new TokenIssuer(data.retention.maxProfiles), { ...data, collectors: defaultCollectors });
+});
+/** The acknowledgement of the latest batch: each waits for the one before, so they go out in order. */
+let last: Promise<unknown> = ready;
+
+const store = (snapshots: readonly RequestSnapshot[]) => (writer ? Promise.all(snapshots.map((s) => writer!.store(s))) : null);
+
+port.on('message', (message: ToProfilerThread) => {
+  if (message.type === 'profiles') {
+    const { snapshots } = message;
+    // Writes start at once (the store batches them), in arrival order even before the store is
+    // open; only the acknowledgements wait for each other.
+    const stored = writer ? store(snapshots) : ready.then(() => store(snapshots));
+    last = Promise.all([last, stored]).then(() => post({ type: 'stored', count: snapshots.length }));
+    return;
+  }
+  last = last
+    .then(() => opened)
+    .then(async (storage) => {
+      await writer?.idle();
+      await storage?.close();
+    })
+    .catch((error: unknown) => log.error({ err: error, channel: 'profiler' }, `The profiler thread could not close its store: ${(error as Error)?.message}`))
+    .finally(() => port.close());
+});

@@ -1,0 +1,141 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import type { BuildOptions } from './build-profile.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+import type { ProfileSink } from './profile-sink.ts';
+import type { WriterLog } from './profile-writer.ts';
+import type { RetentionOptions } from './storage/profile-storage.ts';
+
+/** What the profiler thread is started with. */
+export interface ProfilerThreadData extends BuildOptions {
+  /** The store to write to (`sqlite:<file>`, `redis://…`): the thread opens its own connection. */
+  readonly dsn: string;
+  readonly retention: RetentionOptions;
+}
+
+export type ToProfilerThread = { readonly type: 'profiles'; readonly snapshots: readonly RequestSnapshot[] } | { readonly type: 'close' };
+
+export type FromProfilerThread =
+  | { readonly type: 'stored'; readonly count: number }
+  | { readonly type: 'log'; readonly level: 'warn' | 'error'; readonly context: Record<string, unknown>; readonly message: string };
+
+/** Snapshots handed on but not yet stored, past which new ones are dropped until the store catches up. */
+const MAX_BACKLOG = 20_000;
+/**
+ * Snapshots are posted in batches of up to this many, or after BATCH_WAIT_MS. Measured per
+ * snapshot of GET /books/1 on the sending thread: 7.5 µs posted alone, 4.5 µs in fours, 3.6 µs
+ * in sixty-fours (each message has a fixed cost, and wakes the thread).
+ */
+const BATCH_SIZE = 64;
+const BATCH_WAIT_MS = 5;
+/** How long `close` waits for the thread to store what it holds before stopping it. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/**
+ * Hands snapshots to the profiler thread (profiler-thread.ts), which builds, redacts, serialises
+ * and stores them on its own connection to the store. The request thread pays for the structured
+ * clone of a batch: about 3.6 µs per profile of GET /books/1, where building and serialising it
+ * here cost about 13 µs. The thread answers each stored batch with one message (in order), which
+ * is what `settled()` counts.
+ */
+export class ThreadProfileSink implements ProfileSink {
+  readonly #worker: Worker;
+  readonly #log: WriterLog;
+  #sent = 0;
+  #stored = 0;
+  #dead = false;
+  #dropping = false;
+  #batch: RequestSnapshot[] = [];
+  #timer: NodeJS.Timeout | null = null;
+  #waiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
+
+  constructor(data: ProfilerThreadData, log: WriterLog) {
+    this.#log = log;
+    this.#worker = new Worker(new URL('./profiler-thread.ts', import.meta.url), { workerData: data });
+    this.#worker.unref();
+    this.#worker.on('message', (message: FromProfilerThread) => {
+      if (message.type === 'stored') {
+        this.#stored += message.count;
+        this.#wake();
+      } else relay(log, message);
+    });
+    this.#worker.on('error', (error) => {
+      log.error({ err: error, channel: 'profiler' }, `The profiler thread failed: ${error.message}`);
+      this.#stop();
+    });
+    this.#worker.on('exit', () => this.#stop());
+  }
+
+  send(snapshots: readonly RequestSnapshot[]): void {
+    if (this.#dead || snapshots.length === 0) return;
+    if (this.#sent + this.#batch.length - this.#stored >= MAX_BACKLOG) {
+      if (!this.#dropping) this.#log.warn({ channel: 'profiler' }, `The profile store is ${MAX_BACKLOG} profiles behind: requests go unrecorded until it catches up.`);
+      this.#dropping = true;
+      return;
+    }
+    this.#dropping = false;
+    for (const snapshot of snapshots) this.#batch.push(snapshot);
+    if (this.#batch.length >= BATCH_SIZE) this.#post();
+    else this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
+  }
+
+  readonly #post = (): void => {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    const snapshots = this.#batch;
+    if (snapshots.length === 0 || this.#dead) return;
+    this.#batch = [];
+    try {
+      this.#worker.postMessage({ type: 'profiles', snapshots } satisfies ToProfilerThread);
+    } catch (error) {
+      // A collector added by the app broke its contract (a function, a symbol in its data):
+      // JSON keeps what it can of that data, as a store would.
+      if (!(error instanceof Error && error.name === 'DataCloneError')) throw error;
+      const plain = snapshots.map((s) => ({ ...s, collected: JSON.parse(JSON.stringify(s.collected)) as Record<string, unknown> }));
+      this.#worker.postMessage({ type: 'profiles', snapshots: plain } satisfies ToProfilerThread);
+    }
+    this.#sent += snapshots.length;
+  };
+
+  async settled(): Promise<void> {
+    this.#post();
+    if (this.#dead || this.#stored >= this.#sent) return;
+    const upTo = this.#sent;
+    // Keeps the process alive while it waits: the thread alone does not.
+    this.#worker.ref();
+    await new Promise<void>((resolve) => this.#waiters.push({ upTo, resolve }));
+    if (this.#waiters.length === 0) this.#worker.unref();
+  }
+
+  async close(): Promise<void> {
+    this.#post();
+    if (this.#dead) return;
+    this.#worker.ref();
+    const exited = once(this.#worker, 'exit');
+    this.#worker.postMessage({ type: 'close' } satisfies ToProfilerThread);
+    const timer = setTimeout(() => void this.#worker.terminate(), CLOSE_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  #stop(): void {
+    this.#dead = true;
+    this.#batch = [];
+    this.#stored = this.#sent;
+    this.#wake();
+  }
+
+  #wake(): void {
+    if (this.#waiters.length === 0) return;
+    const still = this.#waiters.filter((w) => w.upTo > this.#stored);
+    for (const w of this.#waiters) if (w.upTo <= this.#stored) w.resolve();
+    this.#waiters = still;
+  }
+}
+
+/** A record the thread logged, written to the app's logger. */
+function relay(log: WriterLog, message: Extract<FromProfilerThread, { type: 'log' }>): void {
+  const { err, ...context } = message.context as { err?: { name: string; message: string; stack?: string } };
+  const error = err ? Object.assign(new Error(err.message), { name: err.name, stack: err.stack }) : undefined;
+  log[message.level]({ ...context, ...(error ? { err: error } : {}) }, message.message);
+}

@@ -1,0 +1,87 @@
+/**
+ * Recording through the profiler thread: an app whose PROFILER_DSN names a SQLite file or Redis
+ * builds and stores its profiles on the profiler thread (thread-profile-sink.ts), and reads them
+ * back on the request thread for its pages.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { redisForTests } from '../../src/testing/services.ts';
+import type { DataCollector } from '../../src/profiler/index.ts';
+import { BROWSER, profilerApp } from './profiler-app.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'trellis-profiler-thread-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const redis = await redisForTests();
+const CANARY = 'tHrEaD-canary-0b7d55';
+
+/** A collector the app adds: it runs on the request thread and sees what every collector sees. */
+const routeCollector: DataCollector<{ route: string | null; secret: unknown }> = {
+  name: 'route-echo',
+  collect: (ctx) => ({ route: ctx.request.route, secret: ctx.redaction.fields({ password: (ctx.request.body as { password?: unknown } | undefined)?.password }).password }),
+};
+
+const stores = [
+  { name: 'SQLite', dsn: `sqlite:${join(dir, 'profiler.db')}`, skip: false as const },
+  { name: 'Redis', dsn: `${redis.url}?prefix=trellis-test:profiler-thread:${process.pid}:`, skip: redis.skip },
+];
+
+for (const store of stores) {
+  describe(`profiler thread, ${store.name} store`, { skip: store.skip }, () => {
+    let app: FastifyInstance;
+    before(async () => {
+      app = await profilerApp({ PROFILER_DSN: store.dsn }, { collectors: [routeCollector] });
+    });
+    after(async () => {
+      await app.profiler?.storage.purge();
+      await app.close();
+    });
+
+    test('one failing request: two profiles, linked, and "2 results found" for its URL', async () => {
+      const res = await app.inject({ url: `/robots.txt?run=${store.name}`, headers: { accept: BROWSER } });
+      assert.equal(res.statusCode, 404);
+      const token = res.headers['x-debug-token'] as string;
+      await app.profiler!.settled();
+      const listing = await app.inject({ url: `/_profiler/search?url=${encodeURIComponent(`run=${store.name}`)}` });
+      assert.match(listing.body, /<h2 class="pf-results-count">2 results found<\/h2>/);
+      const parent = (await app.inject({ url: `/_profiler/${token}.json` })).json();
+      assert.equal(parent.statusCode, 404);
+      assert.equal(parent.children.length, 1);
+      const child = (await app.inject({ url: `/_profiler/${parent.children[0]}.json` })).json();
+      assert.equal(child.parent, token);
+      assert.deepEqual(child.collectors.exception.chain.map((e: { class: string }) => e.class), ['NotFoundHttpException', 'ResourceNotFoundException']);
+      assert.equal((await app.inject({ url: '/_profiler/latest' })).statusCode, 200);
+    });
+
+    test('secrets are redacted on the way: the canary is in no stored profile or page', async () => {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/echo?token=${CANARY}`,
+        headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' },
+        payload: { title: 'Dune', password: CANARY },
+      });
+      // The firewall refuses the made-up token; the refusal is recorded like any request.
+      assert.equal(res.statusCode, 401);
+      const token = res.headers['x-debug-token'] as string;
+      await app.profiler!.settled();
+      const stored = await app.profiler!.storage.read(token);
+      assert.ok(stored, 'the profile was stored');
+      assert.equal(JSON.stringify(stored).includes(CANARY), false);
+      assert.equal((stored.collectors.request as { headers: Record<string, string> }).headers.authorization, '[redacted]');
+      const page = await app.inject({ url: `/_profiler/${token}` });
+      assert.equal(page.statusCode, 200);
+      assert.equal(page.body.includes(CANARY), false);
+    });
+
+    test("the app's own collectors run too, and their data is stored redacted", async () => {
+      const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: { password: CANARY } });
+      const token = res.headers['x-debug-token'] as string;
+      await app.profiler!.settled();
+      const stored = await app.profiler!.storage.read(token);
+      assert.deepEqual(stored?.collectors['route-echo'], { route: '/echo', secret: '[redacted]' });
+    });
+  });
+}
