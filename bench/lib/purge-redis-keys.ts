@@ -1,9 +1,9 @@
 import { redisAvailable } from './redis-available.ts';
 
 /**
- * Deletes the keys matching `pattern` in the bench's Redis database. The servers purge their own
- * prefix on a clean exit; one killed after the stop grace period (a profiler with a backlog of
- * writes) cannot, so the harness sweeps its run's prefixes once at the end.
+ * Deletes the keys matching `pattern` in the bench's Redis database. Each profiled server writes
+ * under a prefix of the run's own (PROFILER_DSN `?prefix=`) and leaves its profiles there, as an
+ * app does; the harness sweeps its run's prefixes once at the end.
  */
 export async function purgeRedisKeys(pattern: string, url = 'redis://127.0.0.1:6379/15'): Promise<number> {
   if (!(await redisAvailable())) return 0;

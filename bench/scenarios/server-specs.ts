@@ -31,7 +31,8 @@ export type ProfilerStore = 'sqlite' | 'redis';
 export function profilerEnv(store: ProfilerStore | null, workDir: string, label: string): Record<string, string> {
   if (store === null) return { PROFILER: '0' };
   if (store === 'sqlite') return { PROFILER: '1', PROFILER_DSN: `sqlite:${join(workDir, `profiler-${label}-${process.pid}.db`)}` };
-  return { PROFILER: '1', PROFILER_DSN: 'redis://127.0.0.1:6379/15', BENCH_REDIS_PREFIX: `bench:${label}:${process.pid}:` };
+  // A key prefix of the run's own: run.ts sweeps `bench:*:<pid>:*` at the end.
+  return { PROFILER: '1', PROFILER_DSN: `redis://127.0.0.1:6379/15?prefix=bench:${label}:${process.pid}:` };
 }
 
 /** A Trellis app with no resources (kernel + one JSON route), named `<prefix>-prod`, `<prefix>-debug`, `<prefix>-debug-profiler-sqlite`… */

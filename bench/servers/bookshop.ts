@@ -6,15 +6,13 @@
 import { loadConfig, openDatabase } from 'trellis';
 import { createBookshop } from '../../examples/bookshop/src/bookshop.ts';
 import { announceUrl } from '../lib/server-process.ts';
-import { benchProfilerOptions } from './bench-profiler-options.ts';
 import { quietLogger } from './quiet-logger.ts';
 import { answerMemory } from './answer-memory.ts';
 
 const config = loadConfig();
 const database = openDatabase(config.databaseUrl);
-const profiler = await benchProfilerOptions(config);
-const app = await createBookshop({ config, database, tls: null, logger: quietLogger(config.logLevel, config.debug), profiler: profiler.options });
+const app = await createBookshop({ config, database, tls: null, logger: quietLogger(config.logLevel, config.debug) });
 app.addHook('onClose', () => database.destroy());
 answerMemory();
 announceUrl(await app.listen({ host: '127.0.0.1', port: 0 }));
-process.once('SIGTERM', () => void app.close().then(profiler.close).then(() => process.exit(0)));
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -4,14 +4,12 @@
  */
 import { createApp, loadConfig } from 'trellis';
 import { announceUrl } from '../lib/server-process.ts';
-import { benchProfilerOptions } from './bench-profiler-options.ts';
 import { quietLogger } from './quiet-logger.ts';
 import { answerMemory } from './answer-memory.ts';
 
 const config = loadConfig();
-const profiler = await benchProfilerOptions(config);
-const app = await createApp({ config, name: 'Bench', tls: null, logger: quietLogger(config.logLevel, config.debug), profiler: profiler.options });
+const app = await createApp({ config, name: 'Bench', tls: null, logger: quietLogger(config.logLevel, config.debug) });
 app.get('/hello', async () => ({ hello: 'world' }));
 answerMemory();
 announceUrl(await app.listen({ host: '127.0.0.1', port: 0 }));
-process.once('SIGTERM', () => void app.close().then(profiler.close).then(() => process.exit(0)));
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
