@@ -23,9 +23,15 @@ function withoutFactoryFrames(frames: StackFrame[]): StackFrame[] {
   return i < frames.length ? frames.slice(i) : frames;
 }
 
+/** One exception of a chain before its stack is parsed: plain data, cheap to take and to copy. */
+export interface ChainedException extends Omit<FlatException, 'frames'> {
+  /** The V8 stack text, or null for a thrown non-Error. */
+  readonly stack: string | null;
+}
+
 /** The error and its causes, outermost first, at most `max` deep (cycles cannot loop). */
-export function flattenError(error: unknown, max = 10): FlatException[] {
-  const chain: FlatException[] = [];
+export function errorChain(error: unknown, max = 10): ChainedException[] {
+  const chain: ChainedException[] = [];
   const seen = new Set<unknown>();
   let current: unknown = error;
   while (current !== undefined && current !== null && !seen.has(current) && chain.length < max) {
@@ -37,9 +43,19 @@ export function flattenError(error: unknown, max = 10): FlatException[] {
       message: err ? err.message : String(current),
       status: current instanceof HttpError ? current.status : null,
       code: current instanceof HttpError ? current.code : typeof code === 'string' ? code : null,
-      frames: err ? withoutFactoryFrames(parseStack(err.stack)) : [],
+      stack: err?.stack ?? null,
     });
     current = err?.cause;
   }
   return chain;
+}
+
+/** A chain with its stacks parsed into frames with source excerpts (the costly part). */
+export function withFrames(chain: readonly ChainedException[]): FlatException[] {
+  return chain.map(({ stack, ...rest }) => ({ ...rest, frames: stack === null ? [] : withoutFactoryFrames(parseStack(stack)) }));
+}
+
+/** The error and its causes, outermost first, with stack frames and source excerpts. */
+export function flattenError(error: unknown, max = 10): FlatException[] {
+  return withFrames(errorChain(error, max));
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { HttpError } from '../kernel/http-error.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import type { DataCollector } from './data-collector.ts';
-import { flattenError } from '../errors/flatten-error.ts';
+import { errorChain } from '../errors/flatten-error.ts';
 import type { ProfiledRequest, RequestSnapshot } from './profiled-request.ts';
 import { Redaction } from './redact.ts';
 
@@ -59,7 +59,7 @@ function snapshotOf(v: Variant): RequestSnapshot {
     durationMs: v.id.length,
     statusCode: 200,
     marks: { names: ['onRequest', `handler-${v.id}`], atMs: [0, v.id.length * 0.25] },
-    exception: flattenError(errorOf(v)),
+    exception: errorChain(errorOf(v)),
     logs: [{ time: v.start + 1, level: 'info', channel: 'app', message: `loaded ${v.id}`, context: { book: v.id, password: v.secret } }],
     response: {
       statusCode: 200,

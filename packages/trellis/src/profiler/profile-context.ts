@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { flattenError } from '../errors/flatten-error.ts';
+import { errorChain, type ChainedException } from '../errors/flatten-error.ts';
 import { toIpv4Form } from '../http/ip-matcher.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
 import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
@@ -42,11 +42,17 @@ export class ProfileContext {
     this.marks.atMs.push(at - this.origin);
   }
 
+  /** The last error's chain (stack text, not yet parsed). */
+  exception(): ChainedException[] {
+    return this.errors.length === 0 ? [] : errorChain(this.errors.at(-1));
+  }
+
   /**
-   * The request as plain data. Taken one turn after the response, so its last log records are in;
-   * a sub-request is given its parent's response, which is what it rendered.
+   * The request as plain data. Taken one turn after the response, so its last log records are in.
+   * A sub-request is given its parent's response (what it rendered) and, when it rendered the same
+   * error, the parent's exception chain: the same objects, copied once.
    */
-  snapshot(response: CapturedResponse | null): RequestSnapshot {
+  snapshot(response: CapturedResponse | null, exception: readonly ChainedException[]): RequestSnapshot {
     const r = this.request;
     const sub = this.subRequest;
     const body = sub ? undefined : r.body;
@@ -75,8 +81,8 @@ export class ProfileContext {
       durationMs: this.durationMs,
       statusCode: this.statusCode,
       marks: this.marks,
-      // Flattened here: an Error's class, status and code do not survive a structured clone.
-      exception: this.errors.length === 0 ? [] : flattenError(this.errors.at(-1)),
+      // Described here: an Error's class, status and code do not survive a structured clone.
+      exception,
       logs: sub ? sub.logs : (r.trellisScope?.logs ?? []),
       response,
       collected: {},

@@ -143,7 +143,8 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     for (const ctx of finished) {
       const response = capturedResponse(ctx.statusCode, ctx.responseHeaders, ctx.payload, maxBodyBytes);
       // Parent first: with equal start times, store order makes the sub-request the newer one.
-      const family = [ctx, ...ctx.children].map((c) => c.snapshot(response));
+      const exception = ctx.exception();
+      const family = [ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception()));
       if (collectors.length === 0) {
         batch.push(...family);
         continue;

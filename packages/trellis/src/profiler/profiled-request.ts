@@ -1,4 +1,4 @@
-import type { FlatException } from '../errors/flatten-error.ts';
+import type { ChainedException } from '../errors/flatten-error.ts';
 import type { LogRecord } from '../logging/log-record.ts';
 import type { Redaction } from './redact.ts';
 
@@ -66,8 +66,11 @@ export interface RequestSnapshot {
   readonly durationMs: number;
   readonly statusCode: number;
   readonly marks: TimelineMarks;
-  /** The last error of the request, outermost first, with traces; empty when none was thrown. */
-  readonly exception: readonly FlatException[];
+  /**
+   * The last error of the request and its causes, outermost first, with their stack text (parsed
+   * into frames where the profile is built); empty when none was thrown.
+   */
+  readonly exception: readonly ChainedException[];
   readonly logs: readonly LogRecord[];
   readonly response: CapturedResponse | null;
   /** Data of the collectors that ran on the request thread (those the app added), by name. */

@@ -1,5 +1,5 @@
 import type { DataCollector } from '../data-collector.ts';
-import type { FlatException } from '../../errors/flatten-error.ts';
+import { withFrames, type FlatException } from '../../errors/flatten-error.ts';
 
 export interface ExceptionData {
   /** The last error of the request, outermost first, with traces; empty when none was thrown. */
@@ -10,6 +10,6 @@ export interface ExceptionData {
 export const exceptionCollector: DataCollector<ExceptionData> = {
   name: 'exception',
   collect(ctx) {
-    return { chain: ctx.exception };
+    return { chain: withFrames(ctx.exception) };
   },
 };
