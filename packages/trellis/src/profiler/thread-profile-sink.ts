@@ -28,6 +28,14 @@ const MAX_BACKLOG = 20_000;
  */
 const BATCH_SIZE = 64;
 const BATCH_WAIT_MS = 5;
+/**
+ * The thread's young generation, in MB. Left to itself V8 sized the thread's heap for its
+ * allocation rate (every batch deserialised, every profile built and serialised): 152 MB reserved
+ * for 25-47 MB live, and the process's RSS grew by 163 MB from 10,000 to 200,000 profiled requests.
+ * Capped, the reservation stays near 40 MB and RSS flat (+33 MB, all by 57,500), at the same rate.
+ * Old space is left uncapped: a thread out of memory would stop recording.
+ */
+const YOUNG_GENERATION_MB = 16;
 /** How long `close` waits for the thread to store what it holds before stopping it. */
 const CLOSE_TIMEOUT_MS = 10_000;
 
@@ -51,7 +59,10 @@ export class ThreadProfileSink implements ProfileSink {
 
   constructor(data: ProfilerThreadData, log: WriterLog) {
     this.#log = log;
-    this.#worker = new Worker(new URL('./profiler-thread.ts', import.meta.url), { workerData: data });
+    this.#worker = new Worker(new URL('./profiler-thread.ts', import.meta.url), {
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     this.#worker.unref();
     this.#worker.on('message', (message: FromProfilerThread) => {
       if (message.type === 'stored') {
