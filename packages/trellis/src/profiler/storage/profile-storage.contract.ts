@@ -46,6 +46,19 @@ async function withStore(factory: StoreFactory, options: Partial<ContractStoreOp
 
 export function profileStorageContract(name: string, factory: StoreFactory, suiteOptions: { skip?: string | false } = {}): void {
   describe(`ProfileStorage contract: ${name}`, { skip: suiteOptions.skip }, () => {
+    it('a burst of writes in one turn with a taken token among them: only that write is refused', async () => {
+      await withStore(factory, {}, async (store) => {
+        await store.write(profile('f00000'));
+        const tokens = Array.from({ length: 250 }, (_, i) => (i === 180 ? 'f00000' : `f1${i.toString(16).padStart(4, '0')}`));
+        const results = await Promise.allSettled(tokens.map((t, i) => store.write(profile(t, { time: T0 + i + 1 }))));
+        const refused = results.flatMap((r, i) => (r.status === 'rejected' ? [[i, (r.reason as Error).name]] : []));
+        assert.deepEqual(refused, [[180, 'TokenTakenError']]);
+        const found = await store.find({ limit: 1000 });
+        assert.equal(found.length, 250);
+        assert.equal(found[0]?.token, 'f100f9');
+      });
+    });
+
     it('reads back exactly what was written, and null for an unknown token', async () => {
       await withStore(factory, {}, async (store) => {
         const p = profile('a1b2c3', { children: ['d4e5f6'] });

@@ -30,6 +30,8 @@ const PAGE = 200;
 /** Pages of the summary set after the first: its entries need no second round trip, so they can be big. */
 const SUMMARY_PAGE = 2500;
 const TRIM_BATCH = 500;
+/** Profiles per write script call. */
+const WRITE_CHUNK = 100;
 
 /**
  * Profiles in Redis, for many processes (`PROFILER_DSN=redis://…`). Layout under the prefix:
@@ -94,21 +96,28 @@ export class RedisProfileStorage implements ProfileStorage {
   async #writeBatch(batch: readonly PendingWrite[]): Promise<void> {
     const k = this.#prefix;
     const { ttlSeconds, maxProfiles } = this.#options;
-    // One pipeline, one round trip: a script per profile (claim with SET NX, then summary and
-    // indexes, see redis-profile-scripts.ts), then one retention pass.
+    // One pipeline, one round trip: a script per chunk of profiles (each claims its token with
+    // SET NX, then summary and indexes, see redis-profile-scripts.ts), then one retention pass.
+    // Chunks keep each script short: Redis serves no one else while one runs.
     const pipeline = this.#client.pipeline() as unknown as Record<string, (...args: unknown[]) => unknown> & { exec(): Promise<[Error | null, unknown][] | null> };
-    for (const { profile, json } of batch) {
-      const ttl = Math.max(1, Math.ceil(ttlSeconds - (this.#now() - profile.time) / 1000));
-      // Same-millisecond profiles keep their write order: the score's last three digits are a counter.
-      const score = profile.time * 1000 + (this.#seq++ % 1000);
-      pipeline[WRITE_COMMAND]!(k, profile.token, json, JSON.stringify(toSummary(profile)), ttl, score, ttlSeconds, ...this.#indexSuffixes(profile));
+    const now = this.#now();
+    for (let from = 0; from < batch.length; from += WRITE_CHUNK) {
+      const args: (string | number)[] = [k, ttlSeconds];
+      for (const { profile, json } of batch.slice(from, from + WRITE_CHUNK)) {
+        const ttl = Math.max(1, Math.ceil(ttlSeconds - (now - profile.time) / 1000));
+        // Same-millisecond profiles keep their write order: the score's last three digits are a counter.
+        const score = profile.time * 1000 + (this.#seq++ % 1000);
+        const suffixes = this.#indexSuffixes(profile);
+        args.push(profile.token, json, JSON.stringify(toSummary(profile)), ttl, score, suffixes.length, ...suffixes);
+      }
+      pipeline[WRITE_COMMAND]!(...args);
     }
     pipeline[TRIM_COMMAND]!(k, maxProfiles, TRIM_BATCH, this.#cutoff() * 1000);
     const replies = (await pipeline.exec()) ?? [];
     batch.forEach(({ profile, resolve, reject }, i) => {
-      const [error, reply] = replies[i] ?? [new Error('No reply from Redis')];
+      const [error, flags] = replies[Math.floor(i / WRITE_CHUNK)] ?? [new Error('No reply from Redis')];
       if (error) reject(error);
-      else if (reply !== 1) reject(new TokenTakenError(profile.token));
+      else if ((flags as unknown[])[i % WRITE_CHUNK] !== 1) reject(new TokenTakenError(profile.token));
       else resolve();
     });
   }
