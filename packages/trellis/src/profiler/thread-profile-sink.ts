@@ -52,6 +52,7 @@ export class ThreadProfileSink implements ProfileSink {
   #sent = 0;
   #stored = 0;
   #dead = false;
+  #closing = false;
   #dropping = false;
   #batch: RequestSnapshot[] = [];
   #timer: NodeJS.Timeout | null = null;
@@ -74,7 +75,10 @@ export class ThreadProfileSink implements ProfileSink {
       log.error({ err: error, channel: 'profiler' }, `The profiler thread failed: ${error.message}`);
       this.#stop();
     });
-    this.#worker.on('exit', () => this.#stop());
+    this.#worker.on('exit', (code) => {
+      if (!this.#closing && !this.#dead) log.error({ channel: 'profiler' }, `The profiler thread stopped (exit code ${code}): requests are no longer recorded.`);
+      this.#stop();
+    });
   }
 
   send(snapshots: readonly RequestSnapshot[]): void {
@@ -121,6 +125,7 @@ export class ThreadProfileSink implements ProfileSink {
   async close(): Promise<void> {
     this.#post();
     if (this.#dead) return;
+    this.#closing = true;
     this.#worker.ref();
     const exited = once(this.#worker, 'exit');
     this.#worker.postMessage({ type: 'close' } satisfies ToProfilerThread);
