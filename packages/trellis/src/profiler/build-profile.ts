@@ -21,7 +21,7 @@ function failed(name: string, error: unknown): { error: string } {
 
 /** What collectors are given for a snapshot: it, the body limit, and a fresh redaction. */
 export function profiledRequest(snapshot: RequestSnapshot, options: BuildOptions): ProfiledRequest {
-  return { ...snapshot, maxBodyBytes: options.maxBodyBytes, redaction: new Redaction(options.redactKeys) };
+  return { ...snapshot, maxBodyBytes: options.maxBodyBytes, redaction: new Redaction(options.redactKeys, snapshot.secrets) };
 }
 
 /**

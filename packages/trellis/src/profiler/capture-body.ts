@@ -1,4 +1,4 @@
-import type { CapturedResponse } from './profiled-request.ts';
+import type { CapturedRequest, CapturedResponse } from './profiled-request.ts';
 import type { Redaction } from './redact.ts';
 
 export interface CapturedBody {
@@ -28,9 +28,10 @@ function cut(text: string, maxBytes: number): { text: string; truncated: boolean
   return { text: bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
 }
 
-/** A request body as Fastify parsed it (object for JSON, string; raw bytes by their count) for storage. */
-export function captureParsedBody(body: unknown, rawBodySize: number | null, maxBytes: number, redaction: Redaction): CapturedBody {
-  if (rawBodySize !== null) return { text: null, size: rawBodySize, truncated: false, note: 'binary' };
+/** A request body as Fastify parsed it (object for JSON, string; raw bytes and streams noted) for storage. */
+export function captureParsedBody(body: unknown, note: CapturedRequest['bodyNote'], maxBytes: number, redaction: Redaction): CapturedBody {
+  if (note?.kind === 'binary') return { text: null, size: note.size, truncated: false, note: 'binary' };
+  if (note?.kind === 'stream') return { text: null, size: 0, truncated: false, note: 'stream' };
   if (body === undefined || body === null) return { text: null, size: 0, truncated: false };
   const text = typeof body === 'string' ? body : JSON.stringify(redaction.fields(body), null, 2);
   return { ...cut(text, maxBytes), size: Buffer.byteLength(text) };
@@ -69,16 +70,19 @@ export function readableBody(body: CapturedBody, contentType: string | null): Ca
 }
 
 /**
- * The response as the profiler hands it on. A body too long to be parsed for redaction is only
- * cut later, so only its beginning is kept: a UTF-8 character is at least one byte, so the first
- * n characters hold the first n bytes.
+ * The response as the profiler hands it on. Only the size of a binary body is used, so its bytes
+ * are not copied; a body too long to be parsed for redaction is only cut later, so only its
+ * beginning is kept (a UTF-8 character is at least one byte: the first n characters hold the
+ * first n bytes).
  */
 export function capturedResponse(statusCode: number, headers: Readonly<Record<string, unknown>>, payload: unknown, maxBodyBytes: number): CapturedResponse {
   if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return { statusCode, headers, payload: null, size: 0 };
   const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength;
   const end = size <= maxBodyBytes * PARSED_BODY_FACTOR ? size : maxBodyBytes + 1;
-  // Bytes are copied out of their buffer: a clone of a Buffer view copies all of the (pooled)
-  // ArrayBuffer behind it.
-  const kept = typeof payload === 'string' ? (end === size ? payload : payload.slice(0, end)) : new Uint8Array(payload.subarray(0, end));
-  return { statusCode, headers, payload: kept, size };
+  if (typeof payload === 'string') return { statusCode, headers, payload: end === size ? payload : payload.slice(0, end), size };
+  const type = headers['content-type'];
+  if (!TEXTUAL.test(typeof type === 'string' ? type : '')) return { statusCode, headers, payload: new Uint8Array(0), size };
+  // Copied out of their buffer: a clone of a Buffer view copies all of the (pooled) ArrayBuffer
+  // behind it.
+  return { statusCode, headers, payload: new Uint8Array(payload.subarray(0, end)), size };
 }

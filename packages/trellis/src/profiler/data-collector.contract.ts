@@ -50,7 +50,7 @@ function snapshotOf(v: Variant): RequestSnapshot {
       headers: { host: 'shop.test', 'content-type': 'application/json', authorization: `Bearer ${v.secret}`, 'x-trace': v.id },
       query: { q: v.id, api_key: v.secret },
       body: { title: `Book ${v.id}`, password: v.secret },
-      rawBodySize: null,
+      bodyNote: null,
       route: '/books/:id',
       params: { id: v.id },
     },

@@ -4,6 +4,11 @@ import { toIpv4Form } from '../http/ip-matcher.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
 import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
 
+/** A body a parser handed on unread (a route that streams an upload, a proxy). */
+function isStream(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && typeof (body as { pipe?: unknown }).pipe === 'function';
+}
+
 /**
  * The profiler's mutable state for one request or sub-request on the request thread, filled by
  * hooks and channel events while the request runs. `snapshot()` turns it into the plain data the
@@ -56,7 +61,7 @@ export class ProfileContext {
     const r = this.request;
     const sub = this.subRequest;
     const body = sub ? undefined : r.body;
-    const raw = body instanceof Uint8Array;
+    const bodyNote = body instanceof Uint8Array ? { kind: 'binary' as const, size: body.byteLength } : isStream(body) ? { kind: 'stream' as const } : null;
     return {
       token: this.token,
       parentToken: this.parentToken,
@@ -71,8 +76,8 @@ export class ProfileContext {
         ip: r.clientIp || toIpv4Form(r.socket?.remoteAddress ?? ''),
         headers: r.headers,
         query: (r.query as Record<string, unknown> | undefined) ?? {},
-        body: raw ? undefined : body,
-        rawBodySize: raw ? body.byteLength : null,
+        body: bodyNote ? undefined : body,
+        bodyNote,
         route: this.route?.pattern ?? r.routeOptions?.url ?? null,
         params: this.route?.params ?? (r.params as Record<string, string> | undefined) ?? {},
       },

@@ -135,36 +135,54 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     done();
   });
 
+  /** Families whose app collectors are still running (they returned promises). */
+  const collecting = new Set<Promise<void>>();
+
   // A later turn: the response is sent and the other onResponse hooks (the request log line)
   // have run, so their records are in the snapshot too.
   function handOn(): void {
     scheduled = false;
-    const batch: RequestSnapshot[] = [];
-    for (const ctx of finished) {
-      const response = capturedResponse(ctx.statusCode, ctx.responseHeaders, ctx.payload, maxBodyBytes);
-      // Parent first: with equal start times, store order makes the sub-request the newer one.
-      const exception = ctx.exception();
-      const family = [ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception()));
-      if (collectors.length === 0) {
-        batch.push(...family);
-        continue;
-      }
-      const withData = family.map(collectHere);
-      if (withData.some((s) => s instanceof Promise)) void Promise.all(withData).then((done) => sink.send(done));
-      else batch.push(...(withData as RequestSnapshot[]));
-    }
+    const done = finished;
     finished = [];
-    sink.send(batch);
-    const waiting = handedOn;
-    handedOn = [];
-    for (const resume of waiting) resume();
+    try {
+      const batch: RequestSnapshot[] = [];
+      for (const ctx of done) {
+        const response = capturedResponse(ctx.statusCode, ctx.responseHeaders, ctx.payload, maxBodyBytes);
+        // Parent first: with equal start times, store order makes the sub-request the newer one.
+        const exception = ctx.exception();
+        const family = [ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception()));
+        if (collectors.length === 0) {
+          batch.push(...family);
+          continue;
+        }
+        const withData = family.map(collectHere);
+        if (!withData.some((s) => s instanceof Promise)) {
+          batch.push(...(withData as RequestSnapshot[]));
+          continue;
+        }
+        // Sent when its collectors are done, so after requests that ended later.
+        const sent = Promise.all(withData).then((snapshots) => sink.send(snapshots));
+        collecting.add(sent);
+        void sent.finally(() => collecting.delete(sent));
+      }
+      sink.send(batch);
+    } catch (error) {
+      app.log.error({ err: error, channel: 'profiler' }, `The profiler could not record ${done.length} request(s): ${(error as Error)?.message}`);
+    } finally {
+      const waiting = handedOn;
+      handedOn = [];
+      for (const resume of waiting) resume();
+    }
   }
 
-  /** Runs the app's collectors on a snapshot; their data travels with it, redacted. */
+  /**
+   * Runs the app's collectors on a snapshot; their data travels with it, redacted, and so do the
+   * secrets they found: the profiler thread removes those from every other panel too.
+   */
   function collectHere(snapshot: RequestSnapshot): RequestSnapshot | Promise<RequestSnapshot> {
     const ctx = profiledRequest(snapshot, options);
     const collected: Record<string, unknown> = {};
-    const attach = () => ({ ...snapshot, collected: ctx.redaction.scrub(collected) });
+    const attach = () => ({ ...snapshot, collected: ctx.redaction.scrub(collected), secrets: ctx.redaction.secrets() });
     const ran = runCollectors(ctx, collectors, collected);
     return ran instanceof Promise ? ran.then(attach) : attach();
   }
@@ -172,6 +190,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   return {
     async settled() {
       if (scheduled) await new Promise<void>((resume) => handedOn.push(resume));
+      while (collecting.size > 0) await Promise.allSettled([...collecting]);
       await sink.settled();
     },
     stop: () => unsubscribe.forEach((off) => off()),

@@ -43,7 +43,7 @@ export function snapshotFor(token: string, at = 0, parentToken: string | null = 
       headers: { host: 'shop.test', authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' },
       query: { page: '2', api_key: CANARY },
       body: { title: 'Dune', password: CANARY },
-      rawBodySize: null,
+      bodyNote: null,
       route: '/books',
       params: {},
     },

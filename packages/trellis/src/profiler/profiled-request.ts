@@ -26,10 +26,10 @@ export interface CapturedRequest {
   readonly ip: string;
   readonly headers: Readonly<Record<string, unknown>>;
   readonly query: Readonly<Record<string, unknown>>;
-  /** The body as parsed (JSON value, string); undefined when none or raw bytes. */
+  /** The body as parsed (JSON value, string); undefined when none or not kept (see `bodyNote`). */
   readonly body: unknown;
-  /** Set when the body was raw bytes, which the profiler does not keep: their count. */
-  readonly rawBodySize: number | null;
+  /** Set when the body is not kept: raw bytes (their count), or a stream the route reads itself. */
+  readonly bodyNote: { readonly kind: 'binary'; readonly size: number } | { readonly kind: 'stream' } | null;
   /** The matched route pattern, null when none matched. */
   readonly route: string | null;
   readonly params: Readonly<Record<string, unknown>>;
@@ -75,6 +75,11 @@ export interface RequestSnapshot {
   readonly response: CapturedResponse | null;
   /** Data of the collectors that ran on the request thread (those the app added), by name. */
   readonly collected: Readonly<Record<string, unknown>>;
+  /**
+   * Values those collectors redacted: removed from every panel where the profile is built. Never
+   * stored. Absent when no collector ran on the request thread.
+   */
+  readonly secrets?: readonly string[];
 }
 
 /** What a collector is given: the snapshot, the body limit, and the profile's redaction. */

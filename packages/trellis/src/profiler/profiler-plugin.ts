@@ -10,7 +10,7 @@ import { InProcessProfileSink } from './in-process-profile-sink.ts';
 import { PROFILER_PATH, recordProfiles } from './profile-recorder.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { profilerRoutes } from './profiler-routes.ts';
-import { openProfileStorage } from './storage/open-profile-storage.ts';
+import { isThreadLocal, openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { ThreadProfileSink } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
@@ -72,10 +72,10 @@ export const profilerPlugin = fp(
     }
     const build = { maxBodyBytes: settings.maxBodyBytes, redactKeys: settings.redactKeys };
     // A store named by its DSN is opened a second time by the profiler thread, which builds and
-    // writes the profiles; this thread's copy serves the pages. A store that exists only in this
-    // process (memory:, or an object handed in) is written here, off the response path.
+    // writes the profiles; this thread's copy serves the pages. A store no other thread can open
+    // (memory:, sqlite::memory:, or an object handed in) is written here, off the response path.
     const sink: ProfileSink =
-      opts.storage || settings.dsn === 'memory:'
+      opts.storage || isThreadLocal(settings.dsn)
         ? new InProcessProfileSink(storage, app.log, issuer, { ...build, collectors: defaultCollectors })
         : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log);
     const recording = recordProfiles(app, { ...build, issuer, sink, collectors: opts.collectors ?? [] });

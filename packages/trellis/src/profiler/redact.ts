@@ -24,9 +24,16 @@ export class Redaction {
   /** Key → secret or not, shared by every Redaction of the same key list. */
   readonly #verdicts: Map<string, boolean>;
 
-  constructor(keys: readonly string[]) {
+  /** `known`: secrets another redaction of the same request found, to be scrubbed here too. */
+  constructor(keys: readonly string[], known: readonly string[] = []) {
     [this.#pattern, this.#jsonKey] = keyPatterns(keys);
     this.#verdicts = verdictsOf(this.#pattern);
+    for (const secret of known) this.#seen.add(secret);
+  }
+
+  /** Every value removed so far, in the forms `scrub` looks for. */
+  secrets(): string[] {
+    return [...this.#seen];
   }
 
   /**

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { BuildOptions } from './build-profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
+import { plainSnapshot } from './plain-snapshot.ts';
 import type { WriterLog } from './profile-writer.ts';
 import type { RetentionOptions } from './storage/profile-storage.ts';
 
@@ -101,15 +102,19 @@ export class ThreadProfileSink implements ProfileSink {
     if (snapshots.length === 0 || this.#dead) return;
     this.#batch = [];
     try {
-      this.#worker.postMessage({ type: 'profiles', snapshots } satisfies ToProfilerThread);
+      try {
+        this.#worker.postMessage({ type: 'profiles', snapshots } satisfies ToProfilerThread);
+      } catch (error) {
+        // Something the app put in a body, a log record or a collector's data cannot be cloned
+        // (a function, a stream): JSON keeps what it can of those parts, as a store would.
+        if (!(error instanceof Error && error.name === 'DataCloneError')) throw error;
+        this.#worker.postMessage({ type: 'profiles', snapshots: snapshots.map(plainSnapshot) } satisfies ToProfilerThread);
+      }
+      this.#sent += snapshots.length;
     } catch (error) {
-      // A collector added by the app broke its contract (a function, a symbol in its data):
-      // JSON keeps what it can of that data, as a store would.
-      if (!(error instanceof Error && error.name === 'DataCloneError')) throw error;
-      const plain = snapshots.map((s) => ({ ...s, collected: JSON.parse(JSON.stringify(s.collected)) as Record<string, unknown> }));
-      this.#worker.postMessage({ type: 'profiles', snapshots: plain } satisfies ToProfilerThread);
+      // Never the request's problem: this batch goes unrecorded, and says so.
+      this.#log.error({ err: error, channel: 'profiler' }, `The profiler could not hand ${snapshots.length} profile(s) to its thread: ${(error as Error)?.message}`);
     }
-    this.#sent += snapshots.length;
   };
 
   async settled(): Promise<void> {

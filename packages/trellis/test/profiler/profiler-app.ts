@@ -8,9 +8,13 @@ export const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 
 /**
  * A debug app with the in-memory profiler and two routes of its own: `/hello` and `POST /echo`
- * (returns its JSON body, after logging a line).
+ * (returns its JSON body, after logging a line); `extend` adds more before the app is ready.
  */
-export async function profilerApp(env: Record<string, string> = {}, profiler: Partial<ProfilerPluginOptions> = {}): Promise<FastifyInstance> {
+export async function profilerApp(
+  env: Record<string, string> = {},
+  profiler: Partial<ProfilerPluginOptions> = {},
+  extend: (app: FastifyInstance) => void = () => {},
+): Promise<FastifyInstance> {
   const config = testConfig({ LOG_LEVEL: 'debug', ...env });
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
   const logger = createLogger({ level: 'debug', captureRequestRecords: config.debug, destination: sink });
@@ -20,6 +24,7 @@ export async function profilerApp(env: Record<string, string> = {}, profiler: Pa
     request.log.info({ channel: 'app', received: request.body }, `echo ${request.url}`);
     return request.body;
   });
+  extend(app);
   await app.ready();
   return app;
 }

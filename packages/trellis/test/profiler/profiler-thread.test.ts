@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { redisForTests } from '../../src/testing/services.ts';
 import type { DataCollector } from '../../src/profiler/index.ts';
+import { setTimeout as delay } from 'node:timers/promises';
 import { BROWSER, profilerApp } from './profiler-app.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trellis-profiler-thread-'));
@@ -85,3 +86,85 @@ for (const store of stores) {
     });
   });
 }
+
+describe('profiler thread, values a structured clone refuses', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await profilerApp({ PROFILER_DSN: `sqlite:${join(dir, 'uncloneable.db')}` }, {}, (a) => {
+      a.get('/log-a-function', async (request) => {
+        request.log.info({ callback: () => 1, book: 'Dune' }, 'a record with a function in it');
+        return { ok: true };
+      });
+      // A parser that hands the stream on, as upload and proxy routes do.
+      a.addContentTypeParser('application/x-stream', (_request, payload, done) => done(null, payload));
+      a.post('/stream', async () => ({ ok: true }));
+    });
+  });
+  after(() => app.close());
+
+  test('a function in a log record: the request is answered and profiled, the function dropped', async () => {
+    const res = await app.inject({ url: '/log-a-function' });
+    assert.equal(res.statusCode, 200);
+    await app.profiler!.settled();
+    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    const records = (stored?.collectors.logs as { records: { message: string; context: Record<string, unknown> }[] }).records;
+    const record = records.find((r) => r.message === 'a record with a function in it');
+    assert.deepEqual(record?.context, { book: 'Dune' });
+  });
+
+  test('a body that is a stream: answered and profiled, the body noted as a stream', async () => {
+    const res = await app.inject({ method: 'POST', url: '/stream', headers: { 'content-type': 'application/x-stream' }, payload: 'raw bytes' });
+    assert.equal(res.statusCode, 200);
+    await app.profiler!.settled();
+    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    assert.deepEqual((stored?.collectors.request as { body: unknown }).body, { text: null, size: 0, truncated: false, note: 'stream' });
+  });
+});
+
+describe("profiler thread, the app's collectors", () => {
+  const SECRET = 'aPp-found-5ecret-77e1';
+  /** Slow, and the only one to know that `note` holds a secret. */
+  const noteCollector: DataCollector<{ password: unknown }> = {
+    name: 'note',
+    async collect(ctx) {
+      await delay(50);
+      return ctx.redaction.fields({ password: (ctx.request.body as { note?: unknown } | undefined)?.note });
+    },
+  };
+  let app: FastifyInstance;
+  before(async () => {
+    app = await profilerApp({ PROFILER_DSN: `sqlite:${join(dir, 'collectors.db')}` }, { collectors: [noteCollector] });
+  });
+  after(() => app.close());
+
+  test('settled() waits for an async collector: its profile is stored when settled() resolves', async () => {
+    const res = await app.inject({ url: '/hello' });
+    await app.profiler!.settled();
+    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    assert.ok(stored, 'stored once settled');
+    assert.ok('note' in stored.collectors);
+  });
+
+  test('a secret only an app collector found is removed from every panel', async () => {
+    const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: { note: SECRET } });
+    assert.equal(res.statusCode, 200);
+    await app.profiler!.settled();
+    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    assert.ok(stored);
+    const text = JSON.stringify(stored);
+    assert.equal(text.includes(SECRET), false, text);
+    assert.ok(text.includes('[redacted]'));
+  });
+});
+
+test('PROFILER_DSN=sqlite::memory: records in-process, where the pages can read it', async () => {
+  const app = await profilerApp({ PROFILER_DSN: 'sqlite::memory:' });
+  try {
+    const res = await app.inject({ url: '/hello' });
+    await app.profiler!.settled();
+    assert.equal((await app.profiler!.storage.read(res.headers['x-debug-token'] as string))?.statusCode, 200);
+    assert.equal((await app.inject({ url: '/_profiler/latest' })).statusCode, 200);
+  } finally {
+    await app.close();
+  }
+});

@@ -31,7 +31,7 @@ export const requestCollector: DataCollector<RequestData> = {
       path: r.url.split('?', 1)[0]!,
       query: redaction.fields(r.query),
       headers: redaction.headers(r.headers),
-      body: ctx.subRequest ? { text: null, size: 0, truncated: false } : captureParsedBody(r.body, r.rawBodySize, ctx.maxBodyBytes, redaction),
+      body: ctx.subRequest ? { text: null, size: 0, truncated: false } : captureParsedBody(r.body, r.bodyNote, ctx.maxBodyBytes, redaction),
       contentType: typeof contentType === 'string' ? contentType : null,
       route: r.route,
       params: redaction.fields(r.params),

@@ -21,6 +21,11 @@ export function redisDsn(dsn: string): { url: string; prefix: string | undefined
   return { url: url.href, prefix };
 }
 
+/** Whether the store a DSN names lives in this thread alone (`memory:`, `sqlite::memory:`). */
+export function isThreadLocal(dsn: string): boolean {
+  return dsn === 'memory:' || sqlitePathOf(dsn) === ':memory:';
+}
+
 /**
  * Opens the store a `PROFILER_DSN` names: `memory:`, `sqlite:<file>` or `redis://…` (`rediss://`
  * for TLS). The Redis client is loaded only when asked for, so the other stores never load ioredis.

@@ -1,0 +1,30 @@
+import type { RequestSnapshot } from './profiled-request.ts';
+
+/** Stands in for a value even JSON cannot carry (a cycle: a stream, a socket). */
+export const NOT_SERIALISABLE = '[not serialisable]';
+
+/** What JSON keeps of a value: functions and symbols dropped, BigInts as text. */
+function jsonSafe(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  try {
+    const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return NOT_SERIALISABLE;
+  }
+}
+
+/**
+ * A snapshot a structured clone is sure to carry. Only three parts hold values the app chose: the
+ * parsed body (a parser may hand on a stream), log record contexts (`log.info({ callback })`) and
+ * the data of the app's collectors. They are reduced to what JSON keeps of them, which is what a
+ * store keeps anyway. Used only when a batch could not be cloned as it was.
+ */
+export function plainSnapshot(snapshot: RequestSnapshot): RequestSnapshot {
+  return {
+    ...snapshot,
+    request: { ...snapshot.request, body: jsonSafe(snapshot.request.body) },
+    logs: snapshot.logs.map((record) => ({ ...record, context: (jsonSafe(record.context) ?? {}) as Record<string, unknown> })),
+    collected: (jsonSafe(snapshot.collected) ?? {}) as Record<string, unknown>,
+  };
+}
