@@ -6,17 +6,21 @@ import { once } from 'node:events';
 test('SIGTERM lets the in-flight request finish, closes resources and exits 0', async () => {
   const child = spawn(process.execPath, [new URL('../fixtures/slow-server.ts', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
+  /** Resolves with the first match of `pattern` in the child's output. */
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(out);
+        if (m) resolve(m);
+      };
+      child.stdout.on('data', check);
+      child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${out}`)));
+      check();
     });
-    child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${out}`)));
-  });
-  const address = await ready;
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+  const address = (await printed(/READY (\S+)/))[1]!;
   const pending = fetch(`${address}/slow`);
-  await new Promise((r) => setTimeout(r, 150));
+  await printed(/SLOW STARTED/);
   child.kill('SIGTERM');
   const res = await pending;
   assert.equal(res.status, 200);
