@@ -42,11 +42,11 @@ export function captureParsedBody(body: unknown, note: CapturedRequest['bodyNote
  * JSON bodies are redacted field by field, and kept as sent (compact): the pages indent them when
  * shown (`readableBody`), which is cheaper than re-encoding every response never looked at.
  */
-export function capturePayload(payload: string | Uint8Array | null, size: number, contentType: string, maxBytes: number, redaction: Redaction): CapturedBody {
+export function capturePayload(payload: string | null, size: number, contentType: string, maxBytes: number, redaction: Redaction): CapturedBody {
   if (payload === null) return { text: null, size: 0, truncated: false, note: 'stream' };
   if (size === 0) return { text: null, size, truncated: false };
   if (!TEXTUAL.test(contentType)) return { text: null, size, truncated: false, note: 'binary' };
-  let text = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString();
+  let text = payload;
   // Parsed only when a key could be secret-named: no key fragment anywhere in the text (and no
   // escape that could spell one) means there is no field to redact.
   if (JSONISH.test(contentType) && size <= maxBytes * PARSED_BODY_FACTOR && (redaction.mayNameSecretInJson(text) || text.includes('\\u'))) {
@@ -70,10 +70,10 @@ export function readableBody(body: CapturedBody, contentType: string | null): Ca
 }
 
 /**
- * The response as the profiler hands it on. Only the size of a binary body is used, so its bytes
- * are not copied; a body too long to be parsed for redaction is only cut later, so only its
- * beginning is kept (a UTF-8 character is at least one byte: the first n characters hold the
- * first n bytes).
+ * The response as the profiler hands it on, its body as text. Only the size of a binary body is
+ * used, so its bytes are not kept; a body too long to be parsed for redaction is only cut later,
+ * so only its beginning is kept (a UTF-8 character is at least one byte: the first n characters
+ * hold the first n bytes).
  */
 export function capturedResponse(statusCode: number, headers: Readonly<Record<string, unknown>>, payload: unknown, maxBodyBytes: number): CapturedResponse {
   if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return { statusCode, headers, payload: null, size: 0 };
@@ -81,8 +81,6 @@ export function capturedResponse(statusCode: number, headers: Readonly<Record<st
   const end = size <= maxBodyBytes * PARSED_BODY_FACTOR ? size : maxBodyBytes + 1;
   if (typeof payload === 'string') return { statusCode, headers, payload: end === size ? payload : payload.slice(0, end), size };
   const type = headers['content-type'];
-  if (!TEXTUAL.test(typeof type === 'string' ? type : '')) return { statusCode, headers, payload: new Uint8Array(0), size };
-  // Copied out of their buffer: a clone of a Buffer view copies all of the (pooled) ArrayBuffer
-  // behind it.
-  return { statusCode, headers, payload: new Uint8Array(payload.subarray(0, end)), size };
+  if (!TEXTUAL.test(typeof type === 'string' ? type : '')) return { statusCode, headers, payload: '', size };
+  return { statusCode, headers, payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8', 0, end), size };
 }

@@ -15,10 +15,10 @@ function jsonSafe(value: unknown): unknown {
 }
 
 /**
- * A snapshot a structured clone is sure to carry. Only three parts hold values the app chose: the
- * parsed body (a parser may hand on a stream), log record contexts (`log.info({ callback })`) and
- * the data of the app's collectors. They are reduced to what JSON keeps of them, which is what a
- * store keeps anyway. Used only when a batch could not be cloned as it was.
+ * A snapshot JSON is sure to encode. Only three parts hold values the app chose: the parsed body,
+ * log record contexts (`log.info({ id: 10n })`) and the data of the app's collectors. They are
+ * reduced to what JSON keeps of them (BigInts as text, a cycle noted), which is what a store keeps
+ * anyway. Used only when a snapshot could not be encoded as it was.
  */
 export function plainSnapshot(snapshot: RequestSnapshot): RequestSnapshot {
   return {

@@ -39,10 +39,10 @@ export interface CapturedResponse {
   readonly statusCode: number;
   readonly headers: Readonly<Record<string, unknown>>;
   /**
-   * The body as sent (string or bytes), null for a stream. A body far over the profiler's limit
-   * is captured as its beginning only; `size` is the whole.
+   * The body as sent, as text ('' for a body whose type is not textual: only its size is kept);
+   * null for a stream. A body far over the profiler's limit is captured as its beginning only.
    */
-  readonly payload: string | Uint8Array | null;
+  readonly payload: string | null;
   /** Bytes of the whole body as sent. */
   readonly size: number;
 }

@@ -40,7 +40,7 @@ const ready = opened.then((storage) => {
 /** The acknowledgement of the latest batch: each waits for the one before, so they go out in order. */
 let last: Promise<unknown> = ready;
 
-const store = (snapshots: readonly RequestSnapshot[]) => (writer ? Promise.all(snapshots.map((s) => writer!.store(s))) : null);
+const store = (texts: readonly string[]) => (writer ? Promise.all(texts.map((text) => writer!.store(JSON.parse(text) as RequestSnapshot))) : null);
 
 port.on('message', (message: ToProfilerThread) => {
   if (message.type === 'profiles') {

@@ -87,10 +87,14 @@ for (const store of stores) {
   });
 }
 
-describe('profiler thread, values a structured clone refuses', () => {
+describe('profiler thread, values JSON or a clone refuse', () => {
   let app: FastifyInstance;
   before(async () => {
     app = await profilerApp({ PROFILER_DSN: `sqlite:${join(dir, 'uncloneable.db')}` }, {}, (a) => {
+      a.get('/log-a-bigint', async (request) => {
+        request.log.info({ id: 10n ** 20n, book: 'Dune' }, 'a record with a BigInt in it');
+        return { ok: true };
+      });
       a.get('/log-a-function', async (request) => {
         request.log.info({ callback: () => 1, book: 'Dune' }, 'a record with a function in it');
         return { ok: true };
@@ -110,6 +114,15 @@ describe('profiler thread, values a structured clone refuses', () => {
     const records = (stored?.collectors.logs as { records: { message: string; context: Record<string, unknown> }[] }).records;
     const record = records.find((r) => r.message === 'a record with a function in it');
     assert.deepEqual(record?.context, { book: 'Dune' });
+  });
+
+  test('a BigInt in a log record: the request is answered and profiled, the BigInt kept as text', async () => {
+    const res = await app.inject({ url: '/log-a-bigint' });
+    assert.equal(res.statusCode, 200);
+    await app.profiler!.settled();
+    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    const records = (stored?.collectors.logs as { records: { message: string; context: Record<string, unknown> }[] }).records;
+    assert.deepEqual(records.find((r) => r.message === 'a record with a BigInt in it')?.context, { id: '100000000000000000000', book: 'Dune' });
   });
 
   test('a body that is a stream: answered and profiled, the body noted as a stream', async () => {
