@@ -58,7 +58,7 @@ function snapshotOf(v: Variant): RequestSnapshot {
     startTime: v.start,
     durationMs: v.id.length,
     statusCode: 200,
-    marks: { names: ['onRequest', `handler-${v.id}`], atMs: [0, v.id.length * 0.25] },
+    marks: { names: ['onRequest', `handler-${v.id}`], atUs: [0, v.id.length * 250] },
     exception: errorChain(errorOf(v)),
     logs: [{ time: v.start + 1, level: 'info', channel: 'app', message: `loaded ${v.id}`, context: { book: v.id, password: v.secret } }],
     response: {

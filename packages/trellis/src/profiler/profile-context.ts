@@ -23,7 +23,7 @@ export class ProfileContext {
   readonly startTime: number;
   /** `performance.now()` at the start, the origin of the marks. */
   readonly origin: number;
-  readonly marks = { names: [] as string[], atMs: [] as number[] };
+  readonly marks = { names: [] as string[], atUs: [] as number[] };
   route: { readonly pattern: string | null; readonly params: Readonly<Record<string, string>> } | null = null;
   readonly errors: unknown[] = [];
   readonly children: ProfileContext[] = [];
@@ -44,7 +44,7 @@ export class ProfileContext {
 
   mark(name: string, at = performance.now()): void {
     this.marks.names.push(name);
-    this.marks.atMs.push(at - this.origin);
+    this.marks.atUs.push(Math.round((at - this.origin) * 1000));
   }
 
   /** The last error's chain (stack text, not yet parsed). */

@@ -51,7 +51,7 @@ export function snapshotFor(token: string, at = 0, parentToken: string | null = 
     startTime: T0 + at,
     durationMs: 1.25,
     statusCode: 201,
-    marks: { names: ['observe', 'handler', 'terminate'], atMs: [0, 0.5, 1.25] },
+    marks: { names: ['observe', 'handler', 'terminate'], atUs: [0, 500, 1250] },
     exception: [],
     logs: [{ time: T0 + at, level: 'info', channel: 'app', message: `created ${token}`, context: { book: token } }],
     response: { statusCode: 201, headers: { 'content-type': 'application/ld+json' }, payload, size: Buffer.byteLength(payload) },

@@ -14,8 +14,8 @@ const round = (ms: number) => Math.round(ms * 1000) / 1000;
 export const timeCollector: DataCollector<TimeData> = {
   name: 'time',
   collect(ctx) {
-    const { names, atMs } = ctx.marks;
-    const marks = names.map((name, i) => ({ name, atMs: atMs[i]! })).sort((a, b) => a.atMs - b.atMs);
+    const { names, atUs } = ctx.marks;
+    const marks = names.map((name, i) => ({ name, atMs: atUs[i]! / 1000 })).sort((a, b) => a.atMs - b.atMs);
     const phases = marks.map((mark, i) => {
       const end = i + 1 < marks.length ? marks[i + 1]!.atMs : Math.max(ctx.durationMs, mark.atMs);
       return { name: mark.name, startMs: round(mark.atMs), durationMs: round(end - mark.atMs) };
