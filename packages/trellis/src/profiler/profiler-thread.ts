@@ -6,12 +6,22 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaultCollectors } from './collectors/default-collectors.ts';
+import { lowerThreadPriority } from './lower-thread-priority.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import { ProfileWriter, type WriterLog } from './profile-writer.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import type { FromProfilerThread, ProfilerThreadData, ToProfilerThread } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
+
+/**
+ * Nice value of this thread. Its work is never urgent and must not take CPU from the requests:
+ * on two cores busy with requests (and a load generator), GET /books/1 profiler on / off went from
+ * 0.774 to 0.811 with SQLite and from 0.829 to 0.874 with Redis (9 rounds each). On an idle core
+ * it runs as fast as before.
+ */
+const NICE = 10;
+lowerThreadPriority(NICE);
 
 const data = workerData as ProfilerThreadData;
 const port = parentPort!;
