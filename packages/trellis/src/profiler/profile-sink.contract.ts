@@ -86,6 +86,7 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
         assert.deepEqual(Object.keys(parent?.collectors ?? {}), ['request', 'response', 'time', 'exception', 'logs']);
         assert.equal((parent?.collectors.logs as { records: { message: string }[] }).records[0]?.message, 'created a00001');
         assert.deepEqual((parent?.collectors.time as { phases: { name: string }[] }).phases.map((p) => p.name), ['observe', 'handler', 'terminate']);
+        assert.deepEqual((parent?.collectors.response as { body: unknown }).body, { text: JSON.stringify({ '@id': '/books/a00001', title: 'Dune' }), size: 38, truncated: false });
         const child = await storage.read('a00002');
         assert.equal(child?.parent, 'a00001');
         assert.deepEqual((child?.collectors.request as { subRequest: unknown }).subRequest, { purpose: 'error' });

@@ -50,15 +50,21 @@ const ready = opened.then((storage) => {
 /** The acknowledgement of the latest batch: each waits for the one before, so they go out in order. */
 let last: Promise<unknown> = ready;
 
-const store = (texts: readonly string[]) => (writer ? Promise.all(texts.map((text) => writer!.store(JSON.parse(text) as RequestSnapshot))) : null);
+/** A snapshot back from its text, its response body put back in place. */
+function decode(text: string, payload: string | null): RequestSnapshot {
+  const snapshot = JSON.parse(text) as RequestSnapshot;
+  return snapshot.response === null ? snapshot : { ...snapshot, response: { ...snapshot.response, payload } };
+}
+
+const store = ({ snapshots, payloads }: { snapshots: readonly string[]; payloads: readonly (string | null)[] }) =>
+  writer ? Promise.all(snapshots.map((text, i) => writer!.store(decode(text, payloads[i] ?? null)))) : null;
 
 port.on('message', (message: ToProfilerThread) => {
   if (message.type === 'profiles') {
-    const { snapshots } = message;
     // Writes start at once (the store batches them), in arrival order even before the store is
     // open; only the acknowledgements wait for each other.
-    const stored = writer ? store(snapshots) : ready.then(() => store(snapshots));
-    last = Promise.all([last, stored]).then(() => post({ type: 'stored', count: snapshots.length }));
+    const stored = writer ? store(message) : ready.then(() => store(message));
+    last = Promise.all([last, stored]).then(() => post({ type: 'stored', count: message.snapshots.length }));
     return;
   }
   last = last

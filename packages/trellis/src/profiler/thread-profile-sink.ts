@@ -14,8 +14,13 @@ export interface ProfilerThreadData extends BuildOptions {
   readonly retention: RetentionOptions;
 }
 
-/** Snapshots travel as JSON texts (see `encode`). */
-export type ToProfilerThread = { readonly type: 'profiles'; readonly snapshots: readonly string[] } | { readonly type: 'close' };
+/**
+ * Snapshots travel as JSON texts (see `#encode`), each response body beside its text: the body is
+ * a string already, and a string is posted as one copy where JSON would escape it all again.
+ */
+export type ToProfilerThread =
+  | { readonly type: 'profiles'; readonly snapshots: readonly string[]; readonly payloads: readonly (string | null)[] }
+  | { readonly type: 'close' };
 
 export type FromProfilerThread =
   | { readonly type: 'stored'; readonly count: number }
@@ -56,6 +61,7 @@ export class ThreadProfileSink implements ProfileSink {
   #closing = false;
   #dropping = false;
   #batch: string[] = [];
+  #payloads: (string | null)[] = [];
   #timer: NodeJS.Timeout | null = null;
   #waiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
 
@@ -91,8 +97,11 @@ export class ThreadProfileSink implements ProfileSink {
     }
     this.#dropping = false;
     for (const snapshot of snapshots) {
-      const text = this.#encode(snapshot);
-      if (text !== null) this.#batch.push(text);
+      const payload = snapshot.response?.payload ?? null;
+      const text = this.#encode(payload === null ? snapshot : { ...snapshot, response: { ...snapshot.response!, payload: null } });
+      if (text === null) continue;
+      this.#batch.push(text);
+      this.#payloads.push(payload);
     }
     if (this.#batch.length >= BATCH_SIZE) this.#post();
     else this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
@@ -102,9 +111,11 @@ export class ThreadProfileSink implements ProfileSink {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     const snapshots = this.#batch;
+    const payloads = this.#payloads;
     if (snapshots.length === 0 || this.#dead) return;
     this.#batch = [];
-    this.#worker.postMessage({ type: 'profiles', snapshots } satisfies ToProfilerThread);
+    this.#payloads = [];
+    this.#worker.postMessage({ type: 'profiles', snapshots, payloads } satisfies ToProfilerThread);
     this.#sent += snapshots.length;
   };
 
@@ -153,6 +164,7 @@ export class ThreadProfileSink implements ProfileSink {
   #stop(): void {
     this.#dead = true;
     this.#batch = [];
+    this.#payloads = [];
     this.#stored = this.#sent;
     this.#wake();
   }
