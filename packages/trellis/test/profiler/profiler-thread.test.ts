@@ -106,23 +106,22 @@ describe('profiler thread, values JSON or a clone refuse', () => {
   });
   after(() => app.close());
 
-  test('a function in a log record: the request is answered and profiled, the function dropped', async () => {
-    const res = await app.inject({ url: '/log-a-function' });
+  /** Requests `url` (answered 200) and returns the context of its stored log record `message`. */
+  async function loggedContext(url: string, message: string): Promise<unknown> {
+    const res = await app.inject({ url });
     assert.equal(res.statusCode, 200);
     await app.profiler!.settled();
     const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
-    const records = (stored?.collectors.logs as { records: { message: string; context: Record<string, unknown> }[] }).records;
-    const record = records.find((r) => r.message === 'a record with a function in it');
-    assert.deepEqual(record?.context, { book: 'Dune' });
+    const records = (stored?.collectors.logs as { records: { message: string; context: unknown }[] }).records;
+    return records.find((r) => r.message === message)?.context;
+  }
+
+  test('a function in a log record: the request is answered and profiled, the function dropped', async () => {
+    assert.deepEqual(await loggedContext('/log-a-function', 'a record with a function in it'), { book: 'Dune' });
   });
 
   test('a BigInt in a log record: the request is answered and profiled, the BigInt kept as text', async () => {
-    const res = await app.inject({ url: '/log-a-bigint' });
-    assert.equal(res.statusCode, 200);
-    await app.profiler!.settled();
-    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
-    const records = (stored?.collectors.logs as { records: { message: string; context: Record<string, unknown> }[] }).records;
-    assert.deepEqual(records.find((r) => r.message === 'a record with a BigInt in it')?.context, { id: '100000000000000000000', book: 'Dune' });
+    assert.deepEqual(await loggedContext('/log-a-bigint', 'a record with a BigInt in it'), { id: '100000000000000000000', book: 'Dune' });
   });
 
   test('a body that is a stream: answered and profiled, the body noted as a stream', async () => {
