@@ -29,12 +29,6 @@ function isPreflight(request: FastifyRequest): boolean {
 /** The context of the profiled request the current code runs for (for events that carry no request). */
 export const currentProfile = new AsyncLocalStorage<ProfileContext>();
 
-/**
- * Records every request on the request thread: opens its context on onRequest (token, start),
- * follows the lifecycle through diagnostics_channel events and its own hook marks, adds
- * X-Debug-Token on onSend, and after the response is sent hands a snapshot of it and of its
- * sub-requests to the sink, which builds and stores the profiles elsewhere (profile-sink.ts).
- */
 export interface Recording {
   /** Resolves once every request answered so far is stored (or failed and was logged). */
   settled(): Promise<void>;
@@ -42,6 +36,12 @@ export interface Recording {
   stop(): void;
 }
 
+/**
+ * Records every request on the request thread: opens its context on onRequest (token, start),
+ * follows the lifecycle through diagnostics_channel events and its own hook marks, adds
+ * X-Debug-Token on onSend, and after the response is sent hands a snapshot of it and of its
+ * sub-requests to the sink, which builds and stores the profiles elsewhere (profile-sink.ts).
+ */
 export function recordProfiles(app: FastifyInstance, options: RecorderOptions): Recording {
   const contexts = new WeakMap<FastifyRequest, ProfileContext>();
   const children = new WeakMap<SubRequest, ProfileContext>();

@@ -38,8 +38,9 @@ const BATCH_WAIT_MS = 5;
  * The thread's young generation, in MB. Left to itself V8 sized the thread's heap for its
  * allocation rate (every batch deserialised, every profile built and serialised): 152 MB reserved
  * for 25-47 MB live, and the process's RSS grew by 163 MB from 10,000 to 200,000 profiled requests.
- * Capped, the reservation stays near 40 MB and RSS flat (+33 MB, all by 57,500), at the same rate.
- * Old space is left uncapped: a thread out of memory would stop recording.
+ * Capped, the reservation stays near 40 MB, at the same rate; RSS grew +33 to +90 MB across runs,
+ * with both JS heaps flat (native memory). Old space is left uncapped: a thread out of memory
+ * would stop recording.
  */
 const YOUNG_GENERATION_MB = 16;
 /** How long `close` waits for the thread to store what it holds before stopping it. */
