@@ -7,11 +7,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import { lowerThreadPriority } from './lower-thread-priority.ts';
-import type { RequestSnapshot } from './profiled-request.ts';
 import { ProfileWriter, type WriterLog } from './profile-writer.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
-import type { FromProfilerThread, ProfilerThreadData, ToProfilerThread } from './thread-profile-sink.ts';
+import { decodeSnapshot, type FromProfilerThread, type ProfilerThreadData, type ToProfilerThread } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
 
 /**
@@ -50,14 +49,8 @@ const ready = opened.then((storage) => {
 /** The acknowledgement of the latest batch: each waits for the one before, so they go out in order. */
 let last: Promise<unknown> = ready;
 
-/** A snapshot back from its text, its response body put back in place. */
-function decode(text: string, payload: string | null): RequestSnapshot {
-  const snapshot = JSON.parse(text) as RequestSnapshot;
-  return snapshot.response === null ? snapshot : { ...snapshot, response: { ...snapshot.response, payload } };
-}
-
 const store = ({ snapshots, payloads }: { snapshots: readonly string[]; payloads: readonly (string | null)[] }) =>
-  writer ? Promise.all(snapshots.map((text, i) => writer!.store(decode(text, payloads[i] ?? null)))) : null;
+  writer ? Promise.all(snapshots.map((text, i) => writer!.store(decodeSnapshot(text, payloads[i] ?? null)))) : null;
 
 port.on('message', (message: ToProfilerThread) => {
   if (message.type === 'profiles') {

@@ -22,6 +22,18 @@ export type ToProfilerThread =
   | { readonly type: 'profiles'; readonly snapshots: readonly string[]; readonly payloads: readonly (string | null)[] }
   | { readonly type: 'close' };
 
+/** A snapshot without its response body, which travels beside it (see ToProfilerThread). */
+export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null } {
+  const payload = snapshot.response?.payload ?? null;
+  return { snapshot: payload === null ? snapshot : { ...snapshot, response: { ...snapshot.response!, payload: null } }, payload };
+}
+
+/** A snapshot back from its text, its response body put back in place. */
+export function decodeSnapshot(text: string, payload: string | null): RequestSnapshot {
+  const snapshot = JSON.parse(text) as RequestSnapshot;
+  return snapshot.response === null ? snapshot : { ...snapshot, response: { ...snapshot.response, payload } };
+}
+
 export type FromProfilerThread =
   | { readonly type: 'stored'; readonly count: number }
   | { readonly type: 'log'; readonly level: 'warn' | 'error'; readonly context: Record<string, unknown>; readonly message: string };
@@ -97,9 +109,9 @@ export class ThreadProfileSink implements ProfileSink {
       return;
     }
     this.#dropping = false;
-    for (const snapshot of snapshots) {
-      const payload = snapshot.response?.payload ?? null;
-      const text = this.#encode(payload === null ? snapshot : { ...snapshot, response: { ...snapshot.response!, payload: null } });
+    for (const whole of snapshots) {
+      const { snapshot, payload } = withoutPayload(whole);
+      const text = this.#encode(snapshot);
       if (text === null) continue;
       this.#batch.push(text);
       this.#payloads.push(payload);
