@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { openProfileDatabase, PROFILE_PAGE_SIZE } from './sqlite-profile-schema.ts';
+import { SqliteProfileStorage } from './sqlite-profile-storage.ts';
+import { syntheticProfiles } from './synthetic-profiles.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'trellis-profiler-schema-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const retention = { maxProfiles: 100, ttlSeconds: 86400 };
+
+const pragma = (db: DatabaseSync, name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get() as object)[0];
+
+test('a new store: 16 KiB pages, WAL, writes left to the OS to sync', () => {
+  const db = openProfileDatabase(join(dir, 'new.db'), true);
+  try {
+    assert.equal(pragma(db, 'page_size'), PROFILE_PAGE_SIZE);
+    assert.equal(pragma(db, 'journal_mode'), 'wal');
+    assert.equal(pragma(db, 'synchronous'), 0);
+  } finally {
+    db.close();
+  }
+});
+
+test('a store made with 4 KiB pages is rebuilt with 16 KiB ones and keeps its profiles', async () => {
+  const path = join(dir, 'old.db');
+  const first = new SqliteProfileStorage(path, retention, { writer: 'inline' });
+  const [profile] = [...syntheticProfiles(1)];
+  await first.write(profile!);
+  await first.close();
+  // As an earlier version left it: SQLite's default page size.
+  const old = new DatabaseSync(path);
+  old.exec('PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM; PRAGMA journal_mode = WAL;');
+  assert.equal(pragma(old, 'page_size'), 4096);
+  old.close();
+
+  const db = openProfileDatabase(path, true);
+  try {
+    assert.equal(pragma(db, 'page_size'), PROFILE_PAGE_SIZE);
+    assert.equal(pragma(db, 'journal_mode'), 'wal');
+    assert.equal((db.prepare('SELECT token FROM profiles').get() as { token: string }).token, profile!.token);
+  } finally {
+    db.close();
+  }
+});
+
+test('a file that is not a database is set aside with a warning, and an empty store opens', async () => {
+  const path = join(dir, 'garbage.db');
+  const garbage = 'not a database, '.repeat(512);
+  writeFileSync(path, garbage);
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning);
+  process.on('warning', onWarning);
+  try {
+    const store = new SqliteProfileStorage(path, retention, { writer: 'inline' });
+    const [profile] = [...syntheticProfiles(1)];
+    await store.write(profile!);
+    assert.equal((await store.read(profile!.token))?.token, profile!.token);
+    await store.close();
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+  }
+  assert.equal(readFileSync(`${path}.corrupt`, 'utf8'), garbage);
+  assert.equal(warnings.length, 1);
+  assert.equal((warnings[0] as Error & { code?: string }).code, 'TRELLIS_PROFILE_STORE_RESET');
+  assert.equal(warnings[0]!.message, `The profile store ${path} could not be read (file is not a database); it was moved to ${path}.corrupt and an empty store started.`);
+  assert.ok(existsSync(path));
+});
