@@ -86,7 +86,7 @@ function convertPageSize(db: DatabaseSync): void {
   try {
     db.exec(`PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA page_size = ${PROFILE_PAGE_SIZE}; VACUUM;`);
   } catch {
-    // Busy: another connection has it open.
+    // Busy (another connection has it open) or no room for the copy: the store keeps its pages.
   } finally {
     db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;');
   }
