@@ -72,9 +72,19 @@ async function stored(storage: ProfileStorage): Promise<Profile[]> {
 
 export function profileSinkContract(name: string, open: OpenSink, options: { skip?: string | false } = {}): void {
   describe(`ProfileSink contract: ${name}`, { skip: options.skip ?? false }, () => {
-    it('builds each profile with the collectors, and stores a parent before its sub-request', async () => {
-      const { sink, storage, dispose } = await open(recordingLog(), false);
+    /** Runs a test on a fresh sink, then closes it and its reader, whatever the test did. */
+    async function withSink(log: WriterLog, broken: boolean, test: (opened: OpenedSink) => Promise<void>): Promise<void> {
+      const opened = await open(log, broken);
       try {
+        await test(opened);
+      } finally {
+        await opened.sink.close();
+        await opened.dispose();
+      }
+    }
+
+    it('builds each profile with the collectors, and stores a parent before its sub-request', async () => {
+      await withSink(recordingLog(), false, async ({ sink, storage }) => {
         sink.send([{ ...snapshotFor('a00001'), children: ['a00002'] }, snapshotFor('a00002', 0, 'a00001')]);
         await sink.settled();
         const [newest, oldest] = await storage.find({ limit: 10 });
@@ -90,15 +100,11 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
         const child = await storage.read('a00002');
         assert.equal(child?.parent, 'a00001');
         assert.deepEqual((child?.collectors.request as { subRequest: unknown }).subRequest, { purpose: 'error' });
-      } finally {
-        await sink.close();
-        await dispose();
-      }
+      });
     });
 
     it('redacts before storing: the canary secret is in no stored profile', async () => {
-      const { sink, storage, dispose } = await open(recordingLog(), false);
-      try {
+      await withSink(recordingLog(), false, async ({ sink, storage }) => {
         sink.send([snapshotFor('b00001')]);
         await sink.settled();
         const [profile] = await stored(storage);
@@ -106,24 +112,17 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
         const text = JSON.stringify(profile);
         assert.equal(text.includes(CANARY), false, text);
         assert.equal((profile?.collectors.request as { headers: Record<string, string> }).headers.authorization, '[redacted]');
-      } finally {
-        await sink.close();
-        await dispose();
-      }
+      });
     });
 
     it('settled() waits for every snapshot sent before it, however they were batched', async () => {
-      const { sink, storage, dispose } = await open(recordingLog(), false);
-      try {
+      await withSink(recordingLog(), false, async ({ sink, storage }) => {
         const tokens = Array.from({ length: 150 }, (_, i) => `c${i.toString(16).padStart(5, '0')}`);
         for (let i = 0; i < tokens.length; i += 7) sink.send(tokens.slice(i, i + 7).map((t, j) => snapshotFor(t, i + j)));
         await sink.settled();
         const found = await storage.find({ limit: 1000 });
         assert.deepEqual(found.map((s) => s.token), tokens.toReversed());
-      } finally {
-        await sink.close();
-        await dispose();
-      }
+      });
     });
 
     it('close() stores what was sent before it', async () => {
@@ -139,18 +138,14 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
 
     it('a store that fails is logged; send and settled() go on', async () => {
       const log = recordingLog();
-      const { sink, dispose } = await open(log, true);
-      try {
+      await withSink(log, true, async ({ sink }) => {
         assert.doesNotThrow(() => sink.send([snapshotFor('e00001')]));
         await sink.settled();
         assert.doesNotThrow(() => sink.send([snapshotFor('e00002')]));
         await sink.settled();
         assert.ok(log.lines.length >= 1, 'nothing was logged');
         assert.match(log.lines[0]!, /^The profiler (thread )?could not (store a profile|open its store)/);
-      } finally {
-        await sink.close();
-        await dispose();
-      }
+      });
     });
   });
 }
