@@ -1,5 +1,5 @@
 import type { DataCollector } from './data-collector.ts';
-import type { Profile } from './profile.ts';
+import type { Profile, ProfileSummary } from './profile.ts';
 import type { ProfiledRequest, RequestSnapshot } from './profiled-request.ts';
 import { Redaction } from './redact.ts';
 
@@ -13,6 +13,23 @@ export interface BuildOptions {
 export function absoluteUrl(snapshot: RequestSnapshot): string {
   const r = snapshot.request;
   return `${r.protocol}://${r.host || 'localhost'}${r.url}`;
+}
+
+/**
+ * The summary of a snapshot's profile, as stored and searched, before redaction: the URL with a
+ * secret query value is redacted when the profile is built (`buildProfile`).
+ */
+export function summaryOf(snapshot: RequestSnapshot): ProfileSummary {
+  return {
+    token: snapshot.token,
+    parent: snapshot.parentToken,
+    ip: snapshot.request.ip,
+    method: snapshot.request.method,
+    url: absoluteUrl(snapshot),
+    time: snapshot.startTime,
+    statusCode: snapshot.statusCode,
+    durationMs: Math.round(snapshot.durationMs * 1000) / 1000,
+  };
 }
 
 function failed(name: string, error: unknown): { error: string } {
@@ -69,16 +86,10 @@ export function buildProfile(snapshot: RequestSnapshot, collectors: readonly Dat
 
 function assemble(ctx: ProfiledRequest, data: Record<string, unknown>): Profile {
   for (const name in ctx.collected) data[name] = ctx.collected[name];
-  const url = ctx.redaction.url(absoluteUrl(ctx));
+  const summary = summaryOf(ctx);
   return {
-    token: ctx.token,
-    parent: ctx.parentToken,
-    ip: ctx.request.ip,
-    method: ctx.request.method,
-    url: ctx.redaction.scrub(url),
-    time: ctx.startTime,
-    statusCode: ctx.statusCode,
-    durationMs: Math.round(ctx.durationMs * 1000) / 1000,
+    ...summary,
+    url: ctx.redaction.scrub(ctx.redaction.url(summary.url)),
     children: ctx.children,
     // Stores serialise to JSON, so what is read back is what JSON can carry of a collector's data.
     collectors: ctx.redaction.scrub(data),

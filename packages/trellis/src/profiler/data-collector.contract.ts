@@ -94,6 +94,12 @@ export function dataCollectorContract(collector: DataCollector): void {
       assert.deepEqual(there, here);
     });
 
+    it('gives the same data from a JSON round trip of the snapshot (a profile stored unbuilt, built when read)', async () => {
+      const here = await collect(collector, profiledRequest(A));
+      const later = await collect(collector, withRedaction(JSON.parse(JSON.stringify(snapshotOf(A)))));
+      assert.deepEqual(later, here);
+    });
+
     it('keeps no per-request state: two requests collected interleaved each get their own data', async () => {
       const alone = { a: await collect(collector, profiledRequest(A)), b: await collect(collector, profiledRequest(B)) };
       const pa = collector.collect(profiledRequest(A));

@@ -182,7 +182,11 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   function collectHere(snapshot: RequestSnapshot): RequestSnapshot | Promise<RequestSnapshot> {
     const ctx = profiledRequest(snapshot, options);
     const collected: Record<string, unknown> = {};
-    const attach = () => ({ ...snapshot, collected: ctx.redaction.scrub(collected), secrets: ctx.redaction.secrets() });
+    // Secrets travel only when there are some: a snapshot without any may be stored unbuilt.
+    const attach = () => {
+      const secrets = ctx.redaction.secrets();
+      return { ...snapshot, collected: ctx.redaction.scrub(collected), ...(secrets.length > 0 ? { secrets } : {}) };
+    };
     const ran = runCollectors(ctx, collectors, collected);
     return ran instanceof Promise ? ran.then(attach) : attach();
   }

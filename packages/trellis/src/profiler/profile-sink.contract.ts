@@ -1,15 +1,23 @@
 /**
- * The contract every ProfileSink passes (see profile-sink.ts): profiles built from what was sent,
- * stored in order, redacted before they reach the store, `settled()` and `close()` waiting for
- * what was sent, and a failing store logged, never thrown.
+ * The contract every ProfileSink passes (see profile-sink.ts): what is read back is the profile
+ * built from what was sent, stored in order, redacted before it reaches the store, `settled()` and
+ * `close()` waiting for what was sent, and a failing store logged, never thrown.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+import { buildProfile, type BuildOptions } from './build-profile.ts';
+import { defaultCollectors } from './collectors/default-collectors.ts';
 import type { Profile } from './profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import type { WriterLog } from './profile-writer.ts';
+import type { ProfileRecord } from './storage/profile-record.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
+import { profileOf } from './stored-profile.ts';
+
+/** How every sink under this contract builds profiles. */
+export const SINK_BUILD: BuildOptions = { maxBodyBytes: 4096, redactKeys: DEFAULT_SECRET_KEYS };
 
 export interface OpenedSink {
   readonly sink: ProfileSink;
@@ -59,15 +67,33 @@ export function snapshotFor(token: string, at = 0, parentToken: string | null = 
   };
 }
 
+/** A request that holds no secret: a GET as a browser sends it, answered with the profiler's headers. */
+export function cleanSnapshotFor(token: string, at = 0): RequestSnapshot {
+  const payload = JSON.stringify({ '@id': '/books/1', title: 'Dune' });
+  const base = snapshotFor(token, at);
+  return {
+    ...base,
+    request: { ...base.request, method: 'GET', url: '/books/1?page=2', headers: { host: 'shop.test', accept: 'application/ld+json' }, query: { page: '2' }, body: undefined },
+    statusCode: 200,
+    response: {
+      statusCode: 200,
+      headers: { 'content-type': 'application/ld+json', 'x-debug-token': token, 'x-debug-token-link': `https://shop.test/_profiler/${token}` },
+      payload,
+      size: Buffer.byteLength(payload),
+    },
+  };
+}
+
 function recordingLog(): WriterLog & { readonly lines: string[] } {
   const lines: string[] = [];
   const write = (_context: unknown, message?: string) => void lines.push(message ?? '');
   return { lines, warn: write, error: write } as unknown as WriterLog & { readonly lines: string[] };
 }
 
-async function stored(storage: ProfileStorage): Promise<Profile[]> {
-  const found = await storage.find({ limit: 1000 });
-  return (await Promise.all(found.map((s) => storage.read(s.token)))).filter((p): p is Profile => p !== null);
+/** The stored record of a token, and the profile read from it. */
+async function read(storage: ProfileStorage, token: string): Promise<{ record: ProfileRecord | null; profile: Profile | null }> {
+  const record = await storage.read(token);
+  return { record, profile: record && (await profileOf(record, defaultCollectors, SINK_BUILD)) };
 }
 
 export function profileSinkContract(name: string, open: OpenSink, options: { skip?: string | false } = {}): void {
@@ -89,7 +115,7 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
         await sink.settled();
         const [newest, oldest] = await storage.find({ limit: 10 });
         assert.deepEqual([newest?.token, oldest?.token], ['a00002', 'a00001']);
-        const parent = await storage.read('a00001');
+        const { profile: parent } = await read(storage, 'a00001');
         assert.deepEqual(parent?.children, ['a00002']);
         assert.equal(parent?.url, 'https://shop.test/books?page=2&api_key=[redacted]');
         assert.equal(parent?.ip, '192.0.2.7');
@@ -97,7 +123,7 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
         assert.equal((parent?.collectors.logs as { records: { message: string }[] }).records[0]?.message, 'created a00001');
         assert.deepEqual((parent?.collectors.time as { phases: { name: string }[] }).phases.map((p) => p.name), ['observe', 'handler', 'terminate']);
         assert.deepEqual((parent?.collectors.response as { body: unknown }).body, { text: JSON.stringify({ '@id': '/books/a00001', title: 'Dune' }), size: 38, truncated: false });
-        const child = await storage.read('a00002');
+        const { profile: child } = await read(storage, 'a00002');
         assert.equal(child?.parent, 'a00001');
         assert.deepEqual((child?.collectors.request as { subRequest: unknown }).subRequest, { purpose: 'error' });
       });
@@ -107,11 +133,23 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
       await withSink(recordingLog(), false, async ({ sink, storage }) => {
         sink.send([snapshotFor('b00001')]);
         await sink.settled();
-        const [profile] = await stored(storage);
+        const { record, profile } = await read(storage, 'b00001');
         assert.equal(profile?.token, 'b00001');
-        const text = JSON.stringify(profile);
+        const text = JSON.stringify(record);
         assert.equal(text.includes(CANARY), false, text);
         assert.equal((profile?.collectors.request as { headers: Record<string, string> }).headers.authorization, '[redacted]');
+      });
+    });
+
+    it('reads back the profile built from each snapshot, however it was stored', async () => {
+      await withSink(recordingLog(), false, async ({ sink, storage }) => {
+        const sent = [cleanSnapshotFor('b10001'), snapshotFor('b10002', 1)];
+        sink.send(sent);
+        await sink.settled();
+        for (const snapshot of sent) {
+          const { profile } = await read(storage, snapshot.token);
+          assert.deepEqual(profile, await buildProfile(snapshot, defaultCollectors, SINK_BUILD));
+        }
       });
     });
 

@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisForTests } from '../testing/services.ts';
-import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import { InProcessProfileSink } from './in-process-profile-sink.ts';
-import { profileSinkContract, type OpenSink } from './profile-sink.contract.ts';
+import { profileSinkContract, SINK_BUILD, type OpenSink } from './profile-sink.contract.ts';
 import { MemoryProfileStorage } from './storage/memory-profile-storage.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
@@ -20,7 +19,7 @@ writeFileSync(join(dir, 'a-file'), '');
 const UNOPENABLE = `sqlite:${join(dir, 'a-file', 'profiler.db')}`;
 let n = 0;
 const retention = { maxProfiles: 1000, ttlSeconds: 3600 };
-const build = { maxBodyBytes: 4096, redactKeys: DEFAULT_SECRET_KEYS };
+const build = SINK_BUILD;
 
 /** A store whose writes fail, as a store that lost its connection does. */
 function failing(storage: ProfileStorage): ProfileStorage {

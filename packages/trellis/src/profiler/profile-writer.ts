@@ -3,7 +3,9 @@ import { buildProfile, type BuildOptions } from './build-profile.ts';
 import type { DataCollector } from './data-collector.ts';
 import type { Profile } from './profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
+import type { ProfileRecord } from './storage/profile-record.ts';
 import { TokenTakenError, type ProfileStorage } from './storage/profile-storage.ts';
+import { recordOf } from './stored-profile.ts';
 import type { TokenIssuer } from './token.ts';
 
 /** The two levels the writer logs at: the app's pino logger, or the profiler thread's relay. */
@@ -52,10 +54,10 @@ export class ProfileWriter {
       this.#fail(error);
       return Promise.resolve();
     }
-    if (!(built instanceof Promise)) return this.write(built);
+    if (!(built instanceof Promise)) return this.write(recordOf(built));
     this.#pending++;
     return built.then(
-      (profile) => this.write(profile),
+      (profile) => this.write(recordOf(profile)),
       (error: unknown) => this.#fail(error),
     ).finally(() => this.#settle());
   }
@@ -70,29 +72,29 @@ export class ProfileWriter {
   }
 
   /**
-   * Stores a profile; on a token clash (another process wrote that token meanwhile) it is stored
+   * Stores a record; on a token clash (another process wrote that token meanwhile) it is stored
    * under a fresh token. Settles (never rejects) once stored, or failed and logged.
    */
-  write(profile: Profile): Promise<void> {
+  write(record: ProfileRecord): Promise<void> {
     this.#pending++;
-    return this.#attempt(profile, 1).finally(() => this.#settle());
+    return this.#attempt(record, 1).finally(() => this.#settle());
   }
 
   async idle(): Promise<void> {
     while (this.#head < this.#queue.length || this.#pending > 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 
-  #attempt(profile: Profile, attempt: number): Promise<void> {
+  #attempt(record: ProfileRecord, attempt: number): Promise<void> {
     let written: Promise<void>;
     try {
-      written = this.#storage.write(profile);
+      written = this.#storage.write(record);
     } catch (error) {
       written = Promise.reject(error);
     }
     return written.catch((error: unknown) => {
       if (error instanceof TokenTakenError && attempt < MAX_ATTEMPTS) {
-        this.#log.warn({ channel: 'profiler', token: profile.token }, `Profile token "${profile.token}" was taken; storing under a new one.`);
-        return this.#attempt({ ...profile, token: this.#issuer.issue() }, attempt + 1);
+        this.#log.warn({ channel: 'profiler', token: record.token }, `Profile token "${record.token}" was taken; storing under a new one.`);
+        return this.#attempt({ ...record, token: this.#issuer.issue() }, attempt + 1);
       }
       this.#fail(error);
     });

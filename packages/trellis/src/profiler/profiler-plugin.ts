@@ -16,6 +16,8 @@ import { ThreadProfileSink } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
 import { defaultPanels } from './ui/panels/default-panels.ts';
 import type { Panel } from './ui/panels/panel.ts';
+import type { Profile } from './profile.ts';
+import { profileOf } from './stored-profile.ts';
 
 export interface ProfilerPluginOptions {
   readonly config: TrellisConfig;
@@ -36,6 +38,8 @@ export interface ProfilerPluginOptions {
 /** What the profiler exposes on the app (`app.profiler`), for tests, benchmarks and tools. */
 export interface ProfilerHandle {
   readonly storage: ProfileStorage;
+  /** The stored profile of a token (built now if it was stored as its snapshot), or null. */
+  read(token: string): Promise<Profile | null>;
   /** Resolves once every profile queued so far is stored. */
   settled(): Promise<void>;
 }
@@ -88,14 +92,21 @@ export const profilerPlugin = fp(
       if (PROFILER_PATH.test(request.url) && !mayOpen(request.clientIp)) return done(hidden(routingError(request, nowhere)));
       done(null, payload);
     });
+    // A profile stored as its snapshot is built with the collectors it would have been built with
+    // when written: the built-in ones (the app's ran on the request thread; their data is in it).
+    const read = async (token: string): Promise<Profile | null> => {
+      const record = await storage.read(token);
+      return record && profileOf(record, defaultCollectors, build);
+    };
     profilerRoutes(app, {
       storage,
+      read,
       settled: () => recording.settled(),
       panels: [...defaultPanels, ...(opts.panels ?? [])],
       timeZone: opts.timeZone ?? 'UTC',
     });
 
-    app.decorate('profiler', { storage, settled: () => recording.settled() } satisfies ProfilerHandle);
+    app.decorate('profiler', { storage, read, settled: () => recording.settled() } satisfies ProfilerHandle);
     app.addHook('onClose', async () => {
       recording.stop();
       await recording.settled();

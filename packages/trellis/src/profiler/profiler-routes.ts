@@ -22,6 +22,8 @@ import { searchParams, toProfileQuery } from './ui/search-params.ts';
 
 export interface ProfilerRoutesOptions {
   readonly storage: ProfileStorage;
+  /** The profile of a token, built if it was stored as its snapshot. */
+  readonly read: (token: string) => Promise<Profile | null>;
   /** Resolves once every profile queued so far is stored: pages read their own writes. */
   readonly settled: () => Promise<void>;
   readonly panels: readonly Panel[];
@@ -37,7 +39,7 @@ const HTML = 'text/html; charset=utf-8';
  * `search.json`, and `/_profiler/` (the latest 10).
  */
 export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOptions): void {
-  const { storage, timeZone } = options;
+  const { storage, read, timeZone } = options;
 
   /** `latest` is the newest main request: its sub-requests are reached from its page. */
   async function load(token: string): Promise<Profile | null> {
@@ -45,8 +47,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     let profile: Profile | null = null;
     if (token === 'latest') {
       const [newest] = await storage.find({ mainOnly: true, limit: 1 });
-      if (newest) profile = await storage.read(newest.token);
-    } else if (isToken(token)) profile = await storage.read(token);
+      if (newest) profile = await read(newest.token);
+    } else if (isToken(token)) profile = await read(token);
     return profile && readableProfile(profile);
   }
 

@@ -1,16 +1,20 @@
 /**
- * The profiler thread: builds profiles from the request thread's snapshots (the built-in
- * collectors, redaction), serialises and stores them on its own connection to the store the DSN
- * names. Batches are stored in arrival order and each is acknowledged once stored; errors are
- * relayed to the app's logger. See thread-profile-sink.ts.
+ * The profiler thread: stores the request thread's snapshots on its own connection to the store
+ * the DSN names. A snapshot that holds no secret is stored as the text it came as, its profile
+ * built when first read (stored-profile.ts); one that may is built here (the built-in collectors,
+ * redaction) and stored built, so no secret is ever stored. Batches are stored in arrival order
+ * and each is acknowledged once stored; errors are relayed to the app's logger. See
+ * thread-profile-sink.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import { lowerThreadPriority } from './lower-thread-priority.ts';
+import { mayHoldSecret } from './may-hold-secret.ts';
 import { ProfileWriter, type WriterLog } from './profile-writer.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
-import { decodeSnapshot, type FromProfilerThread, type ProfilerThreadData, type ToProfilerThread } from './thread-profile-sink.ts';
+import { deferredRecord } from './stored-profile.ts';
+import { decodeSnapshot, factsAt, type FromProfilerThread, type ProfilerThreadData, type ToProfilerThread } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
 
 /**
@@ -49,8 +53,15 @@ const ready = opened.then((storage) => {
 /** The acknowledgement of the latest batch: each waits for the one before, so they go out in order. */
 let last: Promise<unknown> = ready;
 
-const store = ({ snapshots, payloads }: { snapshots: readonly string[]; payloads: readonly (string | null)[] }) =>
-  writer ? Promise.all(snapshots.map((text, i) => writer!.store(decodeSnapshot(text, payloads[i] ?? null)))) : null;
+function storeOne(w: ProfileWriter, json: string, payload: string | null, facts: ReturnType<typeof factsAt>): Promise<void> {
+  if (mayHoldSecret({ json, payload, url: facts.summary.url, profilerHeaders: facts.profilerHeaders, secretsFound: facts.secretsFound }, data.redactKeys)) {
+    return w.store(decodeSnapshot(json, payload));
+  }
+  return w.write(deferredRecord(facts.summary, json, payload));
+}
+
+const store = ({ snapshots, payloads, facts }: Extract<ToProfilerThread, { type: 'profiles' }>) =>
+  writer ? Promise.all(snapshots.map((json, i) => storeOne(writer!, json, payloads[i] ?? null, factsAt(facts, i)))) : null;
 
 port.on('message', (message: ToProfilerThread) => {
   if (message.type === 'profiles') {

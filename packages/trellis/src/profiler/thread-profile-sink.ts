@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { BuildOptions } from './build-profile.ts';
+import { summaryOf, type BuildOptions } from './build-profile.ts';
+import type { SnapshotText } from './may-hold-secret.ts';
+import type { ProfileSummary } from './profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { plainSnapshot } from './plain-snapshot.ts';
@@ -16,11 +18,38 @@ export interface ProfilerThreadData extends BuildOptions {
 
 /**
  * Snapshots travel as JSON texts (see `#encode`), each response body beside its text: the body is
- * a string already, and a string is posted as one copy where JSON would escape it all again.
+ * a string already, and a string is posted as one copy where JSON would escape it all again. Beside
+ * them goes what the thread needs to store a snapshot without parsing it (`SnapshotFacts`, as
+ * FACT_COUNT flat entries per snapshot: an array of primitives is the cheapest thing to post).
  */
 export type ToProfilerThread =
-  | { readonly type: 'profiles'; readonly snapshots: readonly string[]; readonly payloads: readonly (string | null)[] }
+  | { readonly type: 'profiles'; readonly snapshots: readonly string[]; readonly payloads: readonly (string | null)[]; readonly facts: readonly (string | number | null)[] }
   | { readonly type: 'close' };
+
+/** What the request thread knows of a snapshot that the profiler thread would have to parse it for. */
+export interface SnapshotFacts extends Omit<SnapshotText, 'json' | 'payload' | 'url'> {
+  readonly summary: ProfileSummary;
+}
+
+const FACT_COUNT = 10;
+
+/** Appends a snapshot's facts to a batch's flat list. */
+function pushFacts(into: (string | number | null)[], snapshot: RequestSnapshot): void {
+  const s = summaryOf(snapshot);
+  const headers = snapshot.response?.headers;
+  const profilerHeaders = headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined;
+  into.push(s.token, s.parent, s.ip, s.method, s.url, s.time, s.statusCode, s.durationMs, profilerHeaders ? 1 : 0, (snapshot.secrets?.length ?? 0) > 0 ? 1 : 0);
+}
+
+/** The facts of the i-th snapshot of a batch. */
+export function factsAt(facts: readonly (string | number | null)[], i: number): SnapshotFacts {
+  const f = facts.slice(i * FACT_COUNT, (i + 1) * FACT_COUNT) as [string, string | null, string, string, string, number, number, number, number, number];
+  return {
+    summary: { token: f[0], parent: f[1], ip: f[2], method: f[3], url: f[4], time: f[5], statusCode: f[6], durationMs: f[7] },
+    profilerHeaders: f[8] === 1,
+    secretsFound: f[9] === 1,
+  };
+}
 
 /** A snapshot without its response body, which travels beside it (see ToProfilerThread). */
 export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null } {
@@ -59,11 +88,12 @@ const YOUNG_GENERATION_MB = 16;
 const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
- * Hands snapshots to the profiler thread (profiler-thread.ts), which builds, redacts, serialises
- * and stores them on its own connection to the store. The request thread pays for encoding each
- * snapshot when it is handed on, and one message per batch; building and serialising a profile of
- * GET /books/1 here cost about 13 µs. The thread answers each stored batch with one message (in
- * order), which is what `settled()` counts.
+ * Hands snapshots to the profiler thread (profiler-thread.ts), which stores them on its own
+ * connection to the store: as they came when they hold no secret (their profiles are built when
+ * first read), else built and redacted. The request thread pays for encoding each snapshot when it
+ * is handed on, and one message per batch; building and serialising a profile of GET /books/1 here
+ * cost about 13 µs. The thread answers each stored batch with one message (in order), which is
+ * what `settled()` counts.
  */
 export class ThreadProfileSink implements ProfileSink {
   readonly #worker: Worker;
@@ -75,6 +105,7 @@ export class ThreadProfileSink implements ProfileSink {
   #dropping = false;
   #batch: string[] = [];
   #payloads: (string | null)[] = [];
+  #facts: (string | number | null)[] = [];
   #timer: NodeJS.Timeout | null = null;
   #waiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
 
@@ -115,6 +146,7 @@ export class ThreadProfileSink implements ProfileSink {
       if (text === null) continue;
       this.#batch.push(text);
       this.#payloads.push(payload);
+      pushFacts(this.#facts, whole);
     }
     if (this.#batch.length >= BATCH_SIZE) this.#post();
     else this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
@@ -125,10 +157,12 @@ export class ThreadProfileSink implements ProfileSink {
     this.#timer = null;
     const snapshots = this.#batch;
     const payloads = this.#payloads;
+    const facts = this.#facts;
     if (snapshots.length === 0 || this.#dead) return;
     this.#batch = [];
     this.#payloads = [];
-    this.#worker.postMessage({ type: 'profiles', snapshots, payloads } satisfies ToProfilerThread);
+    this.#facts = [];
+    this.#worker.postMessage({ type: 'profiles', snapshots, payloads, facts } satisfies ToProfilerThread);
     this.#sent += snapshots.length;
   };
 
@@ -178,6 +212,7 @@ export class ThreadProfileSink implements ProfileSink {
     this.#dead = true;
     this.#batch = [];
     this.#payloads = [];
+    this.#facts = [];
     this.#stored = this.#sent;
     this.#wake();
   }

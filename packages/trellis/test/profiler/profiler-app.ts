@@ -33,5 +33,5 @@ export async function profilerApp(
 export async function allProfiles(app: FastifyInstance) {
   await app.profiler!.settled();
   const summaries = await app.profiler!.storage.find({ limit: 1000 });
-  return Promise.all(summaries.map((s) => app.profiler!.storage.read(s.token)));
+  return Promise.all(summaries.map((s) => app.profiler!.read(s.token)));
 }

@@ -119,7 +119,7 @@ describe('recording', () => {
     try {
       const res = await small.inject({ method: 'POST', url: '/echo', payload: { text: 'x'.repeat(500) } });
       await small.profiler!.settled();
-      const p = await small.profiler!.storage.read(res.headers['x-debug-token'] as string);
+      const p = await small.profiler!.read(res.headers['x-debug-token'] as string);
       const body = (p!.collectors.request as { body: { text: string; truncated: boolean; size: number } }).body;
       assert.equal(Buffer.byteLength(body.text), 64);
       assert.equal(body.truncated, true);

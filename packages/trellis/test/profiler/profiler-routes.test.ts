@@ -121,7 +121,7 @@ describe('profiler routes', () => {
       assert.ok(html.includes(`<td class="mono">${r.formattedTime}</td><td><a class="mono token" href="/_profiler/${r.token}">${r.token}</a></td>`));
     }
     const profile = (await app.inject({ url: `/_profiler/${failing}.json` })).json();
-    const stored = await app.profiler!.storage.read(failing);
+    const stored = await app.profiler!.read(failing);
     assert.deepEqual({ ...profile, formattedTime: undefined, links: undefined }, { ...stored, formattedTime: undefined, links: undefined });
     assert.deepEqual(profile.links, { html: `/_profiler/${failing}`, parent: null, children: [`/_profiler/${child.token}`] });
   });

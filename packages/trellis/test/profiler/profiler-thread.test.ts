@@ -68,7 +68,10 @@ for (const store of stores) {
       assert.equal(res.statusCode, 401);
       const token = res.headers['x-debug-token'] as string;
       await app.profiler!.settled();
-      const stored = await app.profiler!.storage.read(token);
+      const record = await app.profiler!.storage.read(token);
+      assert.ok(record?.data.startsWith('{"children":'), 'built and redacted before storage');
+      assert.equal(JSON.stringify(record).includes(CANARY), false);
+      const stored = await app.profiler!.read(token);
       assert.ok(stored, 'the profile was stored');
       assert.equal(JSON.stringify(stored).includes(CANARY), false);
       assert.equal((stored.collectors.request as { headers: Record<string, string> }).headers.authorization, '[redacted]');
@@ -77,11 +80,27 @@ for (const store of stores) {
       assert.equal(page.body.includes(CANARY), false);
     });
 
+    test('a request with no secret is stored as its snapshot, and its profile built when read', async () => {
+      const res = await app.inject({ url: `/hello?page=2&run=${store.name}`, headers: { accept: 'application/json' } });
+      assert.equal(res.statusCode, 200);
+      const token = res.headers['x-debug-token'] as string;
+      await app.profiler!.settled();
+      const record = await app.profiler!.storage.read(token);
+      assert.ok(record?.data.startsWith(`{"snapshot":{"token":"${token}",`), record?.data.slice(0, 80));
+      assert.equal(record?.url, `http://localhost:80/hello?page=2&run=${store.name}`);
+      const json = (await app.inject({ url: `/_profiler/${token}.json` })).json();
+      assert.equal(json.token, token);
+      assert.deepEqual(json.collectors.request.query, { page: '2', run: store.name });
+      assert.equal(json.collectors.response.headers['x-debug-token'], token);
+      assert.deepEqual(json.collectors['route-echo'], { route: '/hello' });
+      assert.deepEqual(Object.keys(json.collectors), ['request', 'response', 'time', 'exception', 'logs', 'route-echo']);
+    });
+
     test("the app's own collectors run too, and their data is stored redacted", async () => {
       const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: { password: CANARY } });
       const token = res.headers['x-debug-token'] as string;
       await app.profiler!.settled();
-      const stored = await app.profiler!.storage.read(token);
+      const stored = await app.profiler!.read(token);
       assert.deepEqual(stored?.collectors['route-echo'], { route: '/echo', secret: '[redacted]' });
     });
   });
@@ -111,7 +130,7 @@ describe('profiler thread, values JSON or a clone refuse', () => {
     const res = await app.inject({ url });
     assert.equal(res.statusCode, 200);
     await app.profiler!.settled();
-    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    const stored = await app.profiler!.read(res.headers['x-debug-token'] as string);
     const records = (stored?.collectors.logs as { records: { message: string; context: unknown }[] }).records;
     return records.find((r) => r.message === message)?.context;
   }
@@ -128,7 +147,7 @@ describe('profiler thread, values JSON or a clone refuse', () => {
     const res = await app.inject({ method: 'POST', url: '/stream', headers: { 'content-type': 'application/x-stream' }, payload: 'raw bytes' });
     assert.equal(res.statusCode, 200);
     await app.profiler!.settled();
-    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    const stored = await app.profiler!.read(res.headers['x-debug-token'] as string);
     assert.deepEqual((stored?.collectors.request as { body: unknown }).body, { text: null, size: 0, truncated: false, note: 'stream' });
   });
 });
@@ -152,7 +171,7 @@ describe("profiler thread, the app's collectors", () => {
   test('settled() waits for an async collector: its profile is stored when settled() resolves', async () => {
     const res = await app.inject({ url: '/hello' });
     await app.profiler!.settled();
-    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    const stored = await app.profiler!.read(res.headers['x-debug-token'] as string);
     assert.ok(stored, 'stored once settled');
     assert.ok('note' in stored.collectors);
   });
@@ -161,7 +180,9 @@ describe("profiler thread, the app's collectors", () => {
     const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: { note: SECRET } });
     assert.equal(res.statusCode, 200);
     await app.profiler!.settled();
-    const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+    const token = res.headers['x-debug-token'] as string;
+    assert.equal(JSON.stringify(await app.profiler!.storage.read(token)).includes(SECRET), false, 'in the stored record');
+    const stored = await app.profiler!.read(token);
     assert.ok(stored);
     const text = JSON.stringify(stored);
     assert.equal(text.includes(SECRET), false, text);
@@ -174,7 +195,7 @@ test('PROFILER_DSN=sqlite::memory: records in-process, where the pages can read 
   try {
     const res = await app.inject({ url: '/hello' });
     await app.profiler!.settled();
-    assert.equal((await app.profiler!.storage.read(res.headers['x-debug-token'] as string))?.statusCode, 200);
+    assert.equal((await app.profiler!.read(res.headers['x-debug-token'] as string))?.statusCode, 200);
     assert.equal((await app.inject({ url: '/_profiler/latest' })).statusCode, 200);
   } finally {
     await app.close();

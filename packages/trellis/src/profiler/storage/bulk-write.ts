@@ -1,4 +1,5 @@
 import type { Profile } from '../profile.ts';
+import { recordOf } from '../stored-profile.ts';
 import type { ProfileStorage } from './profile-storage.ts';
 
 /**
@@ -9,7 +10,7 @@ export async function bulkWrite(storage: ProfileStorage, profiles: Iterable<Prof
   let batch: Promise<void>[] = [];
   let written = 0;
   for (const profile of profiles) {
-    batch.push(storage.write(profile));
+    batch.push(storage.write(recordOf(profile)));
     if (batch.length >= batchSize) {
       await Promise.all(batch);
       written += batch.length;

@@ -4,7 +4,6 @@ import type { ProfileRow, SqliteProfileInserter } from './sqlite-profile-inserte
 /** Batches written on the calling thread, synchronously (`:memory:` databases, and tests). */
 export class InlineBatchSink implements SqliteBatchSink {
   readonly batching = false;
-  readonly serialises = false;
   readonly #inserter: SqliteProfileInserter;
 
   constructor(inserter: SqliteProfileInserter) {

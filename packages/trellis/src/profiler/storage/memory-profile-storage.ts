@@ -1,4 +1,5 @@
-import { matchesQuery, toSummary, type Profile, type ProfileQuery, type ProfileSummary } from '../profile.ts';
+import { matchesQuery, toSummary, type ProfileQuery, type ProfileSummary } from '../profile.ts';
+import type { ProfileRecord } from './profile-record.ts';
 import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
 
 /**
@@ -17,18 +18,19 @@ export class MemoryProfileStorage implements ProfileStorage {
     this.#now = now;
   }
 
-  async write(profile: Profile): Promise<void> {
-    if (this.#profiles.has(profile.token)) throw new TokenTakenError(profile.token);
-    // Stored serialised, so a stored profile cannot be changed through a reference the caller kept.
-    this.#profiles.set(profile.token, JSON.stringify(profile));
-    this.#summaries.set(profile.token, toSummary(profile));
+  async write(record: ProfileRecord): Promise<void> {
+    if (this.#profiles.has(record.token)) throw new TokenTakenError(record.token);
+    // Copied field by field (the data is a string), so a reference the caller kept cannot change it.
+    this.#profiles.set(record.token, record.data);
+    this.#summaries.set(record.token, toSummary(record));
     this.#enforceRetention();
   }
 
-  async read(token: string): Promise<Profile | null> {
-    const json = this.#profiles.get(token);
-    if (json === undefined || this.#expired(this.#summaries.get(token)!)) return null;
-    return JSON.parse(json) as Profile;
+  async read(token: string): Promise<ProfileRecord | null> {
+    const data = this.#profiles.get(token);
+    const summary = this.#summaries.get(token);
+    if (data === undefined || summary === undefined || this.#expired(summary)) return null;
+    return { ...summary, data };
   }
 
   async find(query: ProfileQuery): Promise<ProfileSummary[]> {

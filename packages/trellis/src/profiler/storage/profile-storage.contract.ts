@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Profile } from '../profile.ts';
+import type { ProfileRecord } from './profile-record.ts';
 import { TokenTakenError, type ProfileStorage } from './profile-storage.ts';
 
 export interface ContractStoreOptions {
@@ -17,7 +17,7 @@ export type StoreFactory = (options: ContractStoreOptions) => Promise<ProfileSto
 
 const T0 = Date.UTC(2026, 10, 22, 8, 5, 9);
 
-function profile(token: string, overrides: Partial<Profile> = {}): Profile {
+function profile(token: string, overrides: Partial<ProfileRecord> = {}): ProfileRecord {
   return {
     token,
     parent: null,
@@ -27,8 +27,8 @@ function profile(token: string, overrides: Partial<Profile> = {}): Profile {
     time: T0,
     statusCode: 200,
     durationMs: 1.5,
-    children: [],
-    collectors: { request: { headers: { accept: 'text/html' }, body: null }, logs: [{ level: 'info', message: 'é ✓' }] },
+    // Opaque to the store: kept as given, whatever it holds.
+    data: JSON.stringify({ children: [], collectors: { request: { headers: { accept: 'text/html' } }, logs: [{ level: 'info', message: 'é ✓ "\\' }] } }),
     ...overrides,
   };
 }
@@ -61,7 +61,7 @@ export function profileStorageContract(name: string, factory: StoreFactory, suit
 
     it('reads back exactly what was written, and null for an unknown token', async () => {
       await withStore(factory, {}, async (store) => {
-        const p = profile('a1b2c3', { children: ['d4e5f6'] });
+        const p = profile('a1b2c3', { parent: 'd4e5f6', durationMs: 0.125, data: '{"snapshot":{"token":"a1b2c3"},"payload":"{\\"a\\":1}\\n"}' });
         await store.write(p);
         assert.deepEqual(await store.read('a1b2c3'), p);
         assert.equal(await store.read('ffffff'), null);

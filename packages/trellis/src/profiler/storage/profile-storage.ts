@@ -1,4 +1,5 @@
-import type { Profile, ProfileQuery, ProfileSummary } from '../profile.ts';
+import type { ProfileQuery, ProfileSummary } from '../profile.ts';
+import type { ProfileRecord } from './profile-record.ts';
 
 /** Retention applied by every store: at most `maxProfiles`, none older than `ttlSeconds`. */
 export interface RetentionOptions {
@@ -7,11 +8,12 @@ export interface RetentionOptions {
 }
 
 /**
- * Where profiles are kept. Contract (checked by `profile-storage.contract.ts` against every
- * implementation):
- * - `write` stores a profile; it rejects with {@link TokenTakenError} when the token is already
+ * Where profiles are kept, as records: the summary fields a store indexes, and the profile's data
+ * as JSON text it stores as given (profile-record.ts). Contract (checked by
+ * `profile-storage.contract.ts` against every implementation):
+ * - `write` stores a record; it rejects with {@link TokenTakenError} when the token is already
  *   stored, and never overwrites. Once it resolves, `read` and `find` see the profile.
- * - `read` returns the profile as written (deep-equal), or null when unknown or expired.
+ * - `read` returns the record as written (deep-equal), or null when unknown or expired.
  * - `find` returns summaries matching every field of the query, newest first (by `time`, then by
  *   write order), at most `limit`; it uses indexes or a bounded scan, never a walk of the whole store.
  * - Retention: after writes, no more than `maxProfiles` are kept (the oldest go first) and none older
@@ -21,8 +23,8 @@ export interface RetentionOptions {
  * - `purge` removes every profile. `close` releases connections the store opened itself.
  */
 export interface ProfileStorage {
-  write(profile: Profile): Promise<void>;
-  read(token: string): Promise<Profile | null>;
+  write(record: ProfileRecord): Promise<void>;
+  read(token: string): Promise<ProfileRecord | null>;
   find(query: ProfileQuery): Promise<ProfileSummary[]>;
   tokens(limit: number): Promise<string[]>;
   purge(): Promise<void>;

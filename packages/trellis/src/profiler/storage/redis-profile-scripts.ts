@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
  */
 
 /**
- * Writes a batch of profiles. ARGV: prefix, index TTL, then for each profile: token, profile JSON,
+ * Writes a batch of profiles. ARGV: prefix, index TTL, then for each profile: token, record data,
  * summary JSON, TTL seconds, score, the number n of its index key suffixes, and those n suffixes.
  * Each profile claims `p:<token>` with SET NX first: a taken token touches nothing. Returns one
  * flag per profile (1 written, 0 taken). Index keys get their TTL once per call, not once per

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { matchesQuery, toSummary, type Profile, type ProfileQuery, type ProfileSummary } from '../profile.ts';
+import { matchesQuery, toSummary, type ProfileQuery, type ProfileSummary } from '../profile.ts';
+import type { ProfileRecord } from './profile-record.ts';
 import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
 import { defineProfileScripts, TRIM_COMMAND, WRITE_COMMAND } from './redis-profile-scripts.ts';
 
@@ -20,8 +21,7 @@ export interface RedisProfileStorageOptions extends RetentionOptions {
 }
 
 interface PendingWrite {
-  readonly profile: Profile;
-  readonly json: string;
+  readonly record: ProfileRecord;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
@@ -35,7 +35,7 @@ const WRITE_CHUNK = 100;
 
 /**
  * Profiles in Redis, for many processes (`PROFILER_DSN=redis://…`). Layout under the prefix:
- * `p:<token>` the profile JSON and `s:<token>` its summary (both with EX = what is left of the TTL);
+ * `p:<token>` the record's data and `s:<token>` its summary (both with EX = what is left of the TTL);
  * sorted sets scored by time: `time` (all), `main` (no parent), `method:<M>`, `status:<S>`, `ip:<IP>`,
  * and `sum`, whose members are the summaries' JSON themselves (same scores as `time`).
  *
@@ -67,10 +67,9 @@ export class RedisProfileStorage implements ProfileStorage {
     defineProfileScripts(client);
   }
 
-  write(profile: Profile): Promise<void> {
+  write(record: ProfileRecord): Promise<void> {
     return new Promise((resolve, reject) => {
-      // Serialised now: what is stored is the profile as it was when written.
-      this.#pending.push({ profile, json: JSON.stringify(profile), resolve, reject });
+      this.#pending.push({ record, resolve, reject });
       if (this.#flushing === null) this.#flushing = new Promise<void>((done) => setImmediate(done)).then(() => this.#flush());
     });
   }
@@ -103,30 +102,30 @@ export class RedisProfileStorage implements ProfileStorage {
     const now = this.#now();
     for (let from = 0; from < batch.length; from += WRITE_CHUNK) {
       const args: (string | number)[] = [k, ttlSeconds];
-      for (const { profile, json } of batch.slice(from, from + WRITE_CHUNK)) {
-        const ttl = Math.max(1, Math.ceil(ttlSeconds - (now - profile.time) / 1000));
+      for (const { record } of batch.slice(from, from + WRITE_CHUNK)) {
+        const ttl = Math.max(1, Math.ceil(ttlSeconds - (now - record.time) / 1000));
         // Same-millisecond profiles keep their write order: the score's last three digits are a counter.
-        const score = profile.time * 1000 + (this.#seq++ % 1000);
-        const suffixes = this.#indexSuffixes(profile);
-        args.push(profile.token, json, JSON.stringify(toSummary(profile)), ttl, score, suffixes.length, ...suffixes);
+        const score = record.time * 1000 + (this.#seq++ % 1000);
+        const suffixes = this.#indexSuffixes(record);
+        args.push(record.token, record.data, JSON.stringify(toSummary(record)), ttl, score, suffixes.length, ...suffixes);
       }
       pipeline[WRITE_COMMAND]!(...args);
     }
     pipeline[TRIM_COMMAND]!(k, maxProfiles, TRIM_BATCH, this.#cutoff() * 1000);
     const replies = (await pipeline.exec()) ?? [];
-    batch.forEach(({ profile, resolve, reject }, i) => {
+    batch.forEach(({ record, resolve, reject }, i) => {
       const [error, flags] = replies[Math.floor(i / WRITE_CHUNK)] ?? [new Error('No reply from Redis')];
       if (error) reject(error);
-      else if ((flags as unknown[])[i % WRITE_CHUNK] !== 1) reject(new TokenTakenError(profile.token));
+      else if ((flags as unknown[])[i % WRITE_CHUNK] !== 1) reject(new TokenTakenError(record.token));
       else resolve();
     });
   }
 
-  async read(token: string): Promise<Profile | null> {
-    const json = await this.#client.get(`${this.#prefix}p:${token}`);
-    if (json === null) return null;
-    const profile = JSON.parse(json) as Profile;
-    return profile.time < this.#cutoff() ? null : profile;
+  async read(token: string): Promise<ProfileRecord | null> {
+    const [data, summary] = await this.#client.mget(`${this.#prefix}p:${token}`, `${this.#prefix}s:${token}`);
+    if (data == null || summary == null) return null;
+    const s = JSON.parse(summary) as ProfileSummary;
+    return s.time < this.#cutoff() ? null : { ...toSummary(s), data };
   }
 
   async find(query: ProfileQuery): Promise<ProfileSummary[]> {

@@ -8,11 +8,6 @@ import type { ProfileRow } from './sqlite-profile-inserter.ts';
  * transaction failed (nothing written); `close` resolves after everything sent before it.
  */
 export interface SqliteBatchSink {
-  /**
-   * True when rows may carry the profile object rather than its JSON: the sink copies it when
-   * called and serialises it off the caller's thread.
-   */
-  readonly serialises: boolean;
   /** True when the sink groups inserts into transactions itself: callers need not wait to batch. */
   readonly batching: boolean;
   insert(rows: readonly ProfileRow[], cutoff: number, now: number): Promise<boolean[]>;

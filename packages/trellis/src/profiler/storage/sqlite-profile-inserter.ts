@@ -1,12 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
-import type { Profile } from '../profile.ts';
-
-/**
- * A profile as one row: token, parent, ip, method, url, time, status, duration, and the profile
- * itself or its JSON (serialised by whichever thread inserts it).
- */
-export type ProfileRow = readonly [string, string | null, string, string, string, number, number, number, string | Profile];
+/** A profile record as one row: token, parent, ip, method, url, time, status, duration, data. */
+export type ProfileRow = readonly [string, string | null, string, string, string, number, number, number, string];
 
 /**
  * Inserts batches of profile rows in one transaction each and applies retention, on whichever
@@ -41,10 +36,7 @@ export class SqliteProfileInserter {
     const taken: boolean[] = [];
     try {
       this.#db.exec('BEGIN');
-      for (const row of rows) {
-        const data = typeof row[8] === 'string' ? row[8] : JSON.stringify(row[8]);
-        taken.push(this.#insert.run(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], data).changes === 0);
-      }
+      for (const row of rows) taken.push(this.#insert.run(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8]).changes === 0);
       this.#enforceRetention(cutoff, now);
       this.#db.exec('COMMIT');
     } catch (error) {

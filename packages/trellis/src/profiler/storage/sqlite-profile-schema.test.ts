@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { openProfileDatabase, PROFILE_PAGE_SIZE } from './sqlite-profile-schema.ts';
+import { recordOf } from '../stored-profile.ts';
 import { SqliteProfileStorage } from './sqlite-profile-storage.ts';
 import { syntheticProfiles } from './synthetic-profiles.ts';
 
@@ -29,7 +30,7 @@ test('a store made with 4 KiB pages is rebuilt with 16 KiB ones and keeps its pr
   const path = join(dir, 'old.db');
   const first = new SqliteProfileStorage(path, retention, { writer: 'inline' });
   const [profile] = [...syntheticProfiles(1)];
-  await first.write(profile!);
+  await first.write(recordOf(profile!));
   await first.close();
   // As an earlier version left it: SQLite's default page size.
   const old = new DatabaseSync(path);
@@ -57,7 +58,7 @@ test('a file that is not a database is set aside with a warning, and an empty st
   try {
     const store = new SqliteProfileStorage(path, retention, { writer: 'inline' });
     const [profile] = [...syntheticProfiles(1)];
-    await store.write(profile!);
+    await store.write(recordOf(profile!));
     assert.equal((await store.read(profile!.token))?.token, profile!.token);
     await store.close();
     await new Promise((resolve) => setImmediate(resolve));

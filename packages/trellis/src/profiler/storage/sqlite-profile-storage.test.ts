@@ -53,15 +53,3 @@ test('sqlite: every search uses an index, never a scan of the table', async () =
   assert.deepEqual(combined, [...combined].sort((a, b) => b.time - a.time), 'newest first');
   await store.close();
 });
-
-test('sqlite: a profile the writer thread cannot be sent (a function in collector data) is stored as JSON keeps it', async () => {
-  const store = new SqliteProfileStorage(join(dir, 'clone.db'), { maxProfiles: 100, ttlSeconds: 86400 });
-  try {
-    const [p] = [...syntheticProfiles(1)];
-    const odd = { ...p!, collectors: { custom: { kept: 1, dropped: () => 1 } } };
-    await store.write(odd);
-    assert.deepEqual((await store.read(p!.token))?.collectors, { custom: { kept: 1 } });
-  } finally {
-    await store.close();
-  }
-});

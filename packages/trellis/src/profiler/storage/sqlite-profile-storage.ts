@@ -1,6 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Profile, ProfileQuery, ProfileSummary } from '../profile.ts';
+import type { ProfileQuery, ProfileSummary } from '../profile.ts';
 import { InlineBatchSink } from './inline-batch-sink.ts';
+import type { ProfileRecord } from './profile-record.ts';
 import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
 import type { SqliteBatchSink } from './sqlite-batch-sink.ts';
 import { SqliteProfileInserter, type ProfileRow } from './sqlite-profile-inserter.ts';
@@ -16,17 +17,6 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-/** Body text length above which a writer thread is sent the profile as an object rather than JSON. */
-const CLONE_ABOVE_BODY_CHARS = 2048;
-
-/** Characters of the captured request and response bodies (the request and response collectors' data). */
-function bodyChars(profile: Profile): number {
-  const c = profile.collectors as { request?: { body?: { text?: unknown } }; response?: { body?: { text?: unknown } } };
-  const request = c.request?.body?.text;
-  const response = c.response?.body?.text;
-  return (typeof request === 'string' ? request.length : 0) + (typeof response === 'string' ? response.length : 0);
-}
-
 /** `sqlite:<file>` → the file path (`:memory:` kept). */
 export function sqlitePathOf(dsn: string): string {
   return dsn.replace(/^sqlite:/, '');
@@ -37,7 +27,7 @@ export function sqlitePathOf(dsn: string): string {
  * summary columns and the whole profile as a JSON blob, WAL journal. Writes are queued and committed
  * in one transaction per 10 ms window by a writer thread with its own connection (the calling
  * thread for `:memory:` or `writer: 'inline'`), so request handling never waits on the disk and
- * pays only for serialising the profile; reads run on this thread's connection.
+ * pays only for handing the record on; reads run on this thread's connection.
  *
  * Indexes: (time, seq, url), (method, time), (status, time), (ip, time) — each implicitly ends with
  * the rowid, so "newest first" walks an index backwards and stops at `limit`. Combinations no single
@@ -76,7 +66,7 @@ export class SqliteProfileStorage implements ProfileStorage {
     this.#batchWindowMs = options.batchWindowMs ?? 10;
     this.#path = path;
     this.#writer = path === ':memory:' ? 'inline' : (options.writer ?? 'thread');
-    this.#read = this.#db.prepare('SELECT data FROM profiles WHERE token = ? AND time >= ?');
+    this.#read = this.#db.prepare(`SELECT ${SUMMARY_COLUMNS}, p.data FROM profiles p WHERE p.token = ? AND p.time >= ?`);
   }
 
   get #sink(): SqliteBatchSink {
@@ -87,15 +77,9 @@ export class SqliteProfileStorage implements ProfileStorage {
     return this.#sinkMade;
   }
 
-  write(profile: Profile): Promise<void> {
+  write(record: ProfileRecord): Promise<void> {
     return new Promise((resolve, reject) => {
-      // Serialised now, or copied at the end of this turn by a sink that serialises on its own
-      // thread: what is stored is the profile as it was when written. A profile with short bodies
-      // is cheaper as JSON here (/books/1: ~4.5 us) than as a structured clone (~6.4 us here, and
-      // ~11 us more on the writer thread to rebuild and then stringify it): a JSON body's quotes are
-      // what make JSON.stringify dear, so only a profile with long bodies is posted as an object.
-      const data = this.#sink.serialises && bodyChars(profile) > CLONE_ABOVE_BODY_CHARS ? profile : JSON.stringify(profile);
-      const row: ProfileRow = [profile.token, profile.parent, profile.ip, profile.method, profile.url, profile.time, profile.statusCode, profile.durationMs, data];
+      const row: ProfileRow = [record.token, record.parent, record.ip, record.method, record.url, record.time, record.statusCode, record.durationMs, record.data];
       this.#pending.push({ row, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
@@ -108,9 +92,9 @@ export class SqliteProfileStorage implements ProfileStorage {
     });
   }
 
-  async read(token: string): Promise<Profile | null> {
-    const row = this.#read.get(token, this.#cutoff()) as { data: string } | undefined;
-    return row ? (JSON.parse(row.data) as Profile) : null;
+  async read(token: string): Promise<ProfileRecord | null> {
+    const row = this.#read.get(token, this.#cutoff()) as ProfileRecord | undefined;
+    return row ? { ...row } : null;
   }
 
   // read and find do not flush queued writes: the contract promises visibility once `write`

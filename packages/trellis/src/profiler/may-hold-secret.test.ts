@@ -1,0 +1,88 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+import { buildProfile, summaryOf } from './build-profile.ts';
+import { defaultCollectors } from './collectors/default-collectors.ts';
+import { mayHoldSecret, type SnapshotText } from './may-hold-secret.ts';
+import { cleanSnapshotFor, snapshotFor } from './profile-sink.contract.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+import { Redaction } from './redact.ts';
+import { withoutPayload } from './thread-profile-sink.ts';
+
+const keys = DEFAULT_SECRET_KEYS;
+
+/** A snapshot as the profiler thread receives it. */
+function asText(whole: RequestSnapshot): SnapshotText {
+  const { snapshot, payload } = withoutPayload(whole);
+  const headers = whole.response?.headers ?? {};
+  return {
+    json: JSON.stringify(snapshot),
+    payload,
+    url: summaryOf(whole).url,
+    profilerHeaders: headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined,
+    secretsFound: (whole.secrets?.length ?? 0) > 0,
+  };
+}
+
+/** Whether building the profile redacts anything: what mayHoldSecret must never deny. */
+function redactsSomething(snapshot: RequestSnapshot): boolean {
+  let found = false;
+  const spy = Object.getOwnPropertyDescriptor(Redaction.prototype, 'secrets')!.value as () => string[];
+  const built = buildProfile(snapshot, [...defaultCollectors, { name: 'spy', collect: (ctx) => void (found = spy.call(ctx.redaction).length > 0) }], { maxBodyBytes: 4096, redactKeys: keys });
+  assert.ok(!(built instanceof Promise));
+  return found || JSON.stringify(built).includes('[redacted]');
+}
+
+const clean = cleanSnapshotFor('a00001');
+const variants: [string, RequestSnapshot][] = [
+  ['an Authorization header', { ...clean, request: { ...clean.request, headers: { ...clean.request.headers, authorization: 'Bearer abc123' } } }],
+  ['a Cookie header', { ...clean, request: { ...clean.request, headers: { ...clean.request.headers, cookie: 'sid=abc123' } } }],
+  ['a Set-Cookie response header', { ...clean, response: { ...clean.response!, headers: { ...clean.response!.headers, 'set-cookie': 'sid=abc123' } } }],
+  ['a secret-named request header', { ...clean, request: { ...clean.request, headers: { ...clean.request.headers, 'x-api-key': 'abc123' } } }],
+  ['a secret-named query parameter', { ...clean, request: { ...clean.request, url: '/books?api_key=abc123', query: { api_key: 'abc123' } } }],
+  ['a secret in the URL only', { ...clean, request: { ...clean.request, url: '/books?password=abc123', query: {} } }],
+  ['a secret-named body field, deep', { ...clean, request: { ...clean.request, body: { user: { credentials: { pin: 'abc123' } } } } }],
+  ['a secret-named route parameter', { ...clean, request: { ...clean.request, params: { resetToken: 'abc123' } } }],
+  ['a secret-named log context field', { ...clean, logs: [{ time: 1, level: 'info', channel: 'app', message: 'signed in', context: { session: 'abc123' } }] }],
+  ['a secret-named field in the response body', { ...clean, response: { ...clean.response!, payload: '{"token":"abc123"}', size: 18 } }],
+  ['a response body spelling a key with \\u escapes', { ...clean, response: { ...clean.response!, payload: '{"pass\\u0077ord":"abc123"}', size: 26 } }],
+  ['a body field named like the profiler header', { ...clean, request: { ...clean.request, body: { 'x-debug-token': 'abc123' } } }],
+  ['secrets an app collector found', { ...clean, secrets: ['abc123'] }],
+];
+
+describe('mayHoldSecret', () => {
+  test('a request without a secret may be stored as it is: building it redacts nothing', () => {
+    assert.equal(mayHoldSecret(asText(clean), keys), false);
+    assert.equal(redactsSomething(clean), false);
+    const child = { ...clean, token: 'a00002', parentToken: 'a00001', subRequest: { purpose: 'error', contentType: 'application/problem+json' } };
+    assert.equal(mayHoldSecret(asText(child), keys), false);
+  });
+
+  for (const [name, snapshot] of variants) {
+    test(`says yes for ${name}, whose profile redaction changes`, () => {
+      assert.equal(redactsSomething(snapshot), true, 'the case is a real secret');
+      assert.equal(mayHoldSecret(asText(snapshot), keys), true);
+    });
+  }
+
+  test('says yes for the canary request of the sink contract', () => {
+    assert.equal(mayHoldSecret(asText(snapshotFor('b00001')), keys), true);
+  });
+
+  test('the profiler headers are passed over only as the response headers: once each, and known to be there', () => {
+    assert.equal(mayHoldSecret({ ...asText(clean), profilerHeaders: false }, keys), true);
+    const sent = { ...clean, request: { ...clean.request, headers: { ...clean.request.headers, 'x-debug-token': 'a00000' } } };
+    assert.equal(mayHoldSecret(asText(sent), keys), true);
+  });
+
+  test('a text that does not begin with the snapshot own tokens is tested whole', () => {
+    const text = asText(clean);
+    assert.equal(mayHoldSecret({ ...text, json: `{"x":1,${text.json.slice(1)}` }, keys), true);
+  });
+
+  test('follows the configured key list', () => {
+    const withSession = { ...clean, logs: [{ time: 1, level: 'info', channel: 'app', message: 'hi', context: { session: 'abc123' } }] };
+    assert.equal(mayHoldSecret(asText(withSession), ['password']), false);
+    assert.equal(mayHoldSecret(asText(clean), [...keys, 'accept']), true);
+  });
+});

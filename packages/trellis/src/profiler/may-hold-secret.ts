@@ -1,0 +1,59 @@
+import { Redaction } from './redact.ts';
+
+/**
+ * Credential headers as JSON keys: redacted whatever the key list says (redact.ts). Header names
+ * arrive lower-cased from Node; the text is lower-cased anyway.
+ */
+const CREDENTIAL_KEY = /"(?:proxy-)?authorization"\s*:|"(?:set-)?cookie"\s*:/;
+/** The profiler's own response headers, which redaction leaves alone although they hold "token". */
+const PROFILER_KEYS = ['"x-debug-token":', '"x-debug-token-link":'] as const;
+/**
+ * How a snapshot's text begins (profile-context.ts writes these fields first): its own token and
+ * its parent's, keys that hold "token" but name no secret, which redaction never looks at. Text
+ * that does not begin so is tested whole (and so is built before storage).
+ */
+const OWN_TOKENS = /^\{"token":"[0-9a-f]{6}","parenttoken":(?:null|"[0-9a-f]{6}"),/;
+
+/** The text without `key`, which must occur exactly once; null when it does not. */
+function withoutSoleKey(text: string, key: string): string | null {
+  const at = text.indexOf(key);
+  if (at < 0 || text.indexOf(key, at + 1) >= 0) return null;
+  return text.slice(0, at) + text.slice(at + key.length);
+}
+
+export interface SnapshotText {
+  /** The snapshot as JSON, as `JSON.stringify` wrote it (so no key is spelled with \u escapes). */
+  readonly json: string;
+  /** The response body, which travels beside the snapshot. */
+  readonly payload: string | null;
+  /** The profile's absolute URL, before redaction. */
+  readonly url: string;
+  /** Whether the captured response headers hold the profiler's two headers, once each. */
+  readonly profilerHeaders: boolean;
+  /** Whether collectors on the request thread found secrets (they travel with the snapshot). */
+  readonly secretsFound: boolean;
+}
+
+/**
+ * Whether building the snapshot's profile could redact anything: a conservative test on its text,
+ * which may say yes for a snapshot without a secret, never no for one with a secret. Redaction
+ * replaces values by key (credential headers, fields and query parameters named like a key
+ * fragment) and then scrubs what it so removed from everywhere else: with no such key anywhere,
+ * nothing is removed, so the profile built from the snapshot later is the one built now, and the
+ * snapshot may be stored as it is. A snapshot that says yes is built (and redacted) before storage.
+ */
+export function mayHoldSecret(snapshot: SnapshotText, redactKeys: readonly string[]): boolean {
+  const redaction = new Redaction(redactKeys);
+  if (snapshot.secretsFound) return true;
+  let text: string | null = snapshot.json.toLowerCase();
+  if (CREDENTIAL_KEY.test(text)) return true;
+  const own = OWN_TOKENS.exec(text);
+  if (own) text = text.slice(own[0].length);
+  if (snapshot.profilerHeaders) for (const key of PROFILER_KEYS) if (text !== null) text = withoutSoleKey(text, key);
+  if (text === null || redaction.mayNameSecretInJson(text)) return true;
+  // A body is redacted field by field only when it is JSON: one that may spell a key with \u
+  // escapes is parsed to find out (capture-body.ts), so it is built here too.
+  const { payload } = snapshot;
+  if (payload !== null && (redaction.mayNameSecretInJson(payload) || payload.includes('\\u'))) return true;
+  return snapshot.url.includes('?') && redaction.url(snapshot.url) !== snapshot.url;
+}
