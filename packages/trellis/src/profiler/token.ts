@@ -1,18 +1,30 @@
 import { randomBytes } from 'node:crypto';
 
 const TOKEN = /^[0-9a-f]{6}$/;
+/** Tokens are 24 bits. */
+const SPACE = 1 << 24;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 let pool = Buffer.alloc(0);
 let offset = 0;
 
-/** A random profile token: 6 lowercase hex characters (24 bits from the CSPRNG, drawn in bulk). */
-export function randomToken(): string {
+/** A random 24-bit number from the CSPRNG, drawn in bulk. */
+function randomValue(): number {
   if (offset + 3 > pool.length) {
     pool = randomBytes(3 * 1024);
     offset = 0;
   }
   offset += 3;
-  return pool.toString('hex', offset - 3, offset);
+  return (pool[offset - 3]! << 16) | (pool[offset - 2]! << 8) | pool[offset - 1]!;
+}
+
+function tokenOf(value: number): string {
+  return HEX[value >>> 16]! + HEX[(value >>> 8) & 255]! + HEX[value & 255]!;
+}
+
+/** A random profile token: 6 lowercase hex characters (24 bits from the CSPRNG). */
+export function randomToken(): string {
+  return tokenOf(randomValue());
 }
 
 export function isToken(value: string): boolean {
@@ -26,43 +38,55 @@ export function isToken(value: string): boolean {
  * it issued since, the newest `capacity` of them (the store keeps no more). Asking the store on each
  * request cost a query per request; what the known set cannot see (another process writing to the
  * same store) is caught by the store's refusal of a taken token, and the writer then redraws.
+ *
+ * The known tokens are a bit per possible token (2 MiB) and a ring of numbers: a Set of 10,000
+ * strings cost ~1.9 µs per request to add to and evict from, its table too large for the caches;
+ * a bit is set and cleared without allocating.
  */
 export class TokenIssuer {
-  readonly #known = new Set<string>();
+  readonly #known = new Uint8Array(SPACE / 8);
   /** Known tokens, oldest first, as a ring: the oldest is forgotten once `capacity` is reached. */
-  readonly #ring: (string | undefined)[];
+  readonly #ring: Int32Array;
   #next = 0;
 
   constructor(capacity: number) {
     // Past 2^20 known tokens the 24-bit space is too crowded for redraws to stay cheap; the store's
     // uniqueness check still holds beyond that.
-    this.#ring = new Array<string | undefined>(Math.max(1, Math.min(capacity, 1 << 20)));
+    this.#ring = new Int32Array(Math.max(1, Math.min(capacity, 1 << 20))).fill(-1);
   }
 
   /** Records tokens the store already holds, oldest first. */
   seed(tokens: Iterable<string>): void {
-    for (const token of tokens) if (!this.#known.has(token)) this.#remember(token);
+    for (const token of tokens) {
+      if (!isToken(token)) continue;
+      const value = parseInt(token, 16);
+      if (!this.#has(value)) this.#remember(value);
+    }
   }
 
   knows(token: string): boolean {
-    return this.#known.has(token);
+    return isToken(token) && this.#has(parseInt(token, 16));
   }
 
   issue(maxAttempts = 64): string {
     for (let i = 0; i < maxAttempts; i++) {
-      const token = randomToken();
-      if (this.#known.has(token)) continue;
-      this.#remember(token);
-      return token;
+      const value = randomValue();
+      if (this.#has(value)) continue;
+      this.#remember(value);
+      return tokenOf(value);
     }
     throw new Error(`Could not find a free profile token in ${maxAttempts} attempts`);
   }
 
-  #remember(token: string): void {
-    const evicted = this.#ring[this.#next];
-    if (evicted !== undefined) this.#known.delete(evicted);
-    this.#ring[this.#next] = token;
-    this.#known.add(token);
+  #has(value: number): boolean {
+    return (this.#known[value >>> 3]! & (1 << (value & 7))) !== 0;
+  }
+
+  #remember(value: number): void {
+    const evicted = this.#ring[this.#next]!;
+    if (evicted >= 0) this.#known[evicted >>> 3]! &= ~(1 << (evicted & 7));
+    this.#ring[this.#next] = value;
+    this.#known[value >>> 3]! |= 1 << (value & 7);
     this.#next = (this.#next + 1) % this.#ring.length;
   }
 }
