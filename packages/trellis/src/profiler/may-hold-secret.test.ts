@@ -19,6 +19,7 @@ function asText(whole: RequestSnapshot): SnapshotText {
     json: JSON.stringify(snapshot),
     payload,
     url: summaryOf(whole).url,
+    requestUrl: whole.request.url,
     profilerHeaders: headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined,
     secretsFound: (whole.secrets?.length ?? 0) > 0,
   };
@@ -48,6 +49,8 @@ const variants: [string, RequestSnapshot][] = [
   ['a response body spelling a key with \\u escapes', { ...clean, response: { ...clean.response!, payload: '{"pass\\u0077ord":"abc123"}', size: 26 } }],
   ['a body field named like the profiler header', { ...clean, request: { ...clean.request, body: { 'x-debug-token': 'abc123' } } }],
   ['secrets an app collector found', { ...clean, secrets: ['abc123'] }],
+  // A trusted proxy's X-Forwarded-Proto makes the protocol; a `?` in it hides the query from a test of the absolute URL.
+  ['a secret in the URL behind a protocol holding "?"', { ...clean, request: { ...clean.request, protocol: 'http?a=', url: '/books?api_key=abc123', query: {} } }],
 ];
 
 describe('mayHoldSecret', () => {
@@ -78,6 +81,12 @@ describe('mayHoldSecret', () => {
   test('a text that does not begin with the snapshot own tokens is tested whole', () => {
     const text = asText(clean);
     assert.equal(mayHoldSecret({ ...text, json: `{"x":1,${text.json.slice(1)}` }, keys), true);
+  });
+
+  test('a key fragment JSON would escape, or not printable ASCII, makes every snapshot be built first', () => {
+    assert.equal(mayHoldSecret(asText(clean), [...keys, 'a"b']), true);
+    assert.equal(mayHoldSecret(asText(clean), [...keys, 'back\\slash']), true);
+    assert.equal(mayHoldSecret(asText(clean), [...keys, 'σ']), true);
   });
 
   test('follows the configured key list', () => {

@@ -60,7 +60,9 @@ export class ProfileContext {
   snapshot(response: CapturedResponse | null, exception: readonly ChainedException[]): RequestSnapshot {
     const r = this.request;
     const sub = this.subRequest;
-    const body = sub ? undefined : r.body;
+    // A sub-request shows no body of its own, but carries its parent's: what it rendered may echo
+    // a secret of it, which redaction must know to scrub.
+    const body = r.body;
     const bodyNote = body instanceof Uint8Array ? { kind: 'binary' as const, size: body.byteLength } : isStream(body) ? { kind: 'stream' as const } : null;
     return {
       token: this.token,

@@ -96,7 +96,14 @@ export const profilerPlugin = fp(
     // when written: the built-in ones (the app's ran on the request thread; their data is in it).
     const read = async (token: string): Promise<Profile | null> => {
       const record = await storage.read(token);
-      return record && profileOf(record, defaultCollectors, build);
+      if (!record) return null;
+      try {
+        return await profileOf(record, defaultCollectors, build);
+      } catch (error) {
+        // A record this version cannot read (damaged, or written by another one) is as good as gone.
+        app.log.error({ err: error, channel: 'profiler', token }, `The profiler could not read the profile "${token}": ${(error as Error)?.message}`);
+        return null;
+      }
     };
     profilerRoutes(app, {
       storage,

@@ -14,7 +14,7 @@ import { ProfileWriter, type WriterLog } from './profile-writer.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { deferredRecord } from './stored-profile.ts';
-import { decodeSnapshot, factsAt, type FromProfilerThread, type ProfilerThreadData, type ToProfilerThread } from './thread-profile-sink.ts';
+import { decodeSnapshot, factsAt, type FromProfilerThread, type ProfilerThreadData, type SnapshotFacts, type ToProfilerThread } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
 
 /**
@@ -53,10 +53,13 @@ const ready = opened.then((storage) => {
 /** The acknowledgement of the latest batch: each waits for the one before, so they go out in order. */
 let last: Promise<unknown> = ready;
 
-function storeOne(w: ProfileWriter, json: string, payload: string | null, facts: ReturnType<typeof factsAt>): Promise<void> {
-  if (mayHoldSecret({ json, payload, url: facts.summary.url, profilerHeaders: facts.profilerHeaders, secretsFound: facts.secretsFound }, data.redactKeys)) {
-    return w.store(decodeSnapshot(json, payload));
-  }
+/**
+ * Stores a snapshot as it came when it holds no secret and is no longer than the body limit (a
+ * built profile keeps at most that much of each body: a long one is built, and so cut, here).
+ */
+function storeOne(w: ProfileWriter, json: string, payload: string | null, facts: SnapshotFacts): Promise<void> {
+  const short = json.length + (payload?.length ?? 0) <= data.maxBodyBytes;
+  if (!short || mayHoldSecret({ ...facts, json, payload, url: facts.summary.url }, data.redactKeys)) return w.store(decodeSnapshot(json, payload));
   return w.write(deferredRecord(facts.summary, json, payload));
 }
 

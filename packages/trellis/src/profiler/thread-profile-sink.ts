@@ -31,23 +31,24 @@ export interface SnapshotFacts extends Omit<SnapshotText, 'json' | 'payload' | '
   readonly summary: ProfileSummary;
 }
 
-const FACT_COUNT = 10;
+const FACT_COUNT = 11;
 
 /** Appends a snapshot's facts to a batch's flat list. */
 function pushFacts(into: (string | number | null)[], snapshot: RequestSnapshot): void {
   const s = summaryOf(snapshot);
   const headers = snapshot.response?.headers;
   const profilerHeaders = headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined;
-  into.push(s.token, s.parent, s.ip, s.method, s.url, s.time, s.statusCode, s.durationMs, profilerHeaders ? 1 : 0, (snapshot.secrets?.length ?? 0) > 0 ? 1 : 0);
+  into.push(s.token, s.parent, s.ip, s.method, s.url, s.time, s.statusCode, s.durationMs, snapshot.request.url, profilerHeaders ? 1 : 0, (snapshot.secrets?.length ?? 0) > 0 ? 1 : 0);
 }
 
 /** The facts of the i-th snapshot of a batch. */
 export function factsAt(facts: readonly (string | number | null)[], i: number): SnapshotFacts {
-  const f = facts.slice(i * FACT_COUNT, (i + 1) * FACT_COUNT) as [string, string | null, string, string, string, number, number, number, number, number];
+  const f = facts.slice(i * FACT_COUNT, (i + 1) * FACT_COUNT) as [string, string | null, string, string, string, number, number, number, string, number, number];
   return {
     summary: { token: f[0], parent: f[1], ip: f[2], method: f[3], url: f[4], time: f[5], statusCode: f[6], durationMs: f[7] },
-    profilerHeaders: f[8] === 1,
-    secretsFound: f[9] === 1,
+    requestUrl: f[8],
+    profilerHeaders: f[9] === 1,
+    secretsFound: f[10] === 1,
   };
 }
 

@@ -29,6 +29,13 @@ export async function profilerApp(
   return app;
 }
 
+/** Every record in the store as stored (what redaction must have reached before storage), newest first. */
+export async function allRecords(app: FastifyInstance) {
+  await app.profiler!.settled();
+  const summaries = await app.profiler!.storage.find({ limit: 1000 });
+  return Promise.all(summaries.map((s) => app.profiler!.storage.read(s.token)));
+}
+
 /** Every profile in the store, newest first (after pending writes). */
 export async function allProfiles(app: FastifyInstance) {
   await app.profiler!.settled();

@@ -40,6 +40,18 @@ describe('profiler routes', () => {
     assert.equal(unknown.body, '<p class="empty">Token &quot;000000&quot; not found.</p>');
   });
 
+  test('a stored record this version cannot read is answered as an unknown token, never a 500', async () => {
+    const summary = { token: 'bad001', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost:80/x', time: Date.now(), statusCode: 200, durationMs: 1 };
+    await app.profiler!.storage.write({ ...summary, data: 'null' });
+    await app.profiler!.storage.write({ ...summary, token: 'bad002', data: '{"snapshot":{"token":"bad002"},"payload":null}' });
+    for (const token of ['bad001', 'bad002']) {
+      const page = await app.inject({ url: `/_profiler/${token}` });
+      assert.equal(page.statusCode, 404, token);
+      assert.ok(page.body.includes(`Token &quot;${token}&quot; not found.`));
+      assert.equal((await app.inject({ url: `/_profiler/${token}.json` })).statusCode, 404);
+    }
+  });
+
   test('/_profiler/<token>/exception.css is the exception stylesheet', async () => {
     const res = await app.inject({ url: `/_profiler/${failing}/exception.css` });
     assert.equal(res.statusCode, 200);

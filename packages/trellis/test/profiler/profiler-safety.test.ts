@@ -1,7 +1,10 @@
 import { describe, test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { BROWSER, allProfiles, profilerApp } from './profiler-app.ts';
+import { BROWSER, allProfiles, allRecords, profilerApp } from './profiler-app.ts';
 
 const CANARY = 'canary-7f3e9b1d';
 const PAGES = (token: string) => [
@@ -48,9 +51,10 @@ describe('safety', () => {
     const bad = await app.inject({ url: `/missing?password=${CANARY}-404`, headers: { accept: BROWSER, cookie: `sid=${CANARY}-c2` } });
     assert.equal(bad.statusCode, 404);
 
-    const stored = JSON.stringify(await allProfiles(app));
-    assert.equal((await allProfiles(app)).length, 5);
+    const stored = JSON.stringify(await allRecords(app));
+    assert.equal((await allRecords(app)).length, 5);
     assert.ok(!stored.includes(CANARY), 'no canary in storage');
+    assert.ok(!JSON.stringify(await allProfiles(app)).includes(CANARY), 'no canary in a profile read back');
     assert.ok(stored.includes('[redacted]'));
     const p = (await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}.json` })).json();
     assert.equal(p.url, 'http://localhost:80/echo?token=[redacted]&page=1');
@@ -108,6 +112,32 @@ describe('safety', () => {
     const found = (await app.inject({ url: '/_profiler/search.json?ip=203.0.113.9' })).json();
     assert.equal(found.count, 1);
   });
+});
+
+describe('safety of an error sub-request', () => {
+  for (const dsn of ['memory:', 'sqlite']) {
+    test(`a secret from the request body echoed by the error is scrubbed from the sub-request too (${dsn})`, async (t) => {
+      const dir = mkdtempSync(join(tmpdir(), 'trellis-safety-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      const app = await profilerApp({ PROFILER_DSN: dsn === 'memory:' ? dsn : `sqlite:${join(dir, 'p.db')}` }, {}, (a) => {
+        a.post('/save', async (request) => {
+          throw new Error(`Could not save the account of ${(request.body as { password: string }).password}`);
+        });
+      });
+      try {
+        const res = await app.inject({ method: 'POST', url: '/save', payload: { password: `${CANARY}-echoed` }, headers: { accept: BROWSER } });
+        assert.equal(res.statusCode, 500);
+        const records = await allRecords(app);
+        assert.equal(records.length, 2, 'the request and its error sub-request');
+        assert.ok(!JSON.stringify(records).includes(CANARY), JSON.stringify(records).slice(0, 400));
+        for (const record of records) {
+          for (const url of PAGES(record!.token)) assert.ok(!(await app.inject({ url })).body.includes(CANARY), url);
+        }
+      } finally {
+        await app.close();
+      }
+    });
+  }
 });
 
 describe('access gate', () => {

@@ -1,5 +1,6 @@
 import type { DataCollector } from '../data-collector.ts';
 import { captureParsedBody, type CapturedBody } from '../capture-body.ts';
+import type { Redaction } from '../redact.ts';
 
 export interface RequestData {
   readonly method: string;
@@ -18,6 +19,15 @@ export interface RequestData {
   readonly subRequest: { readonly purpose: string } | null;
 }
 
+/**
+ * A sub-request has no body of its own; its snapshot carries its parent's so that the secrets in
+ * it are known to the redaction (what the sub-request rendered may echo them).
+ */
+function subRequestBody(parentBody: unknown, redaction: Redaction): CapturedBody {
+  redaction.fields(parentBody);
+  return { text: null, size: 0, truncated: false };
+}
+
 /** Method, URL, query, headers, body, route and params, with secrets redacted. */
 export const requestCollector: DataCollector<RequestData> = {
   name: 'request',
@@ -31,7 +41,7 @@ export const requestCollector: DataCollector<RequestData> = {
       path: r.url.split('?', 1)[0]!,
       query: redaction.fields(r.query),
       headers: redaction.headers(r.headers),
-      body: ctx.subRequest ? { text: null, size: 0, truncated: false } : captureParsedBody(r.body, r.bodyNote, ctx.maxBodyBytes, redaction),
+      body: ctx.subRequest ? subRequestBody(r.body, redaction) : captureParsedBody(r.body, r.bodyNote, ctx.maxBodyBytes, redaction),
       contentType: typeof contentType === 'string' ? contentType : null,
       route: r.route,
       params: redaction.fields(r.params),
