@@ -1,4 +1,4 @@
-import { Redaction } from './redact.ts';
+import { Redaction, secretJsonKeys } from './redact.ts';
 
 /**
  * Credential headers as JSON keys: redacted whatever the key list says (redact.ts). Header names
@@ -14,16 +14,23 @@ const PROFILER_KEYS = ['"x-debug-token":', '"x-debug-token-link":'] as const;
  */
 const OWN_TOKENS = /^\{"token":"[0-9a-f]{6}","parenttoken":(?:null|"[0-9a-f]{6}"),/;
 
-/** The text without `key`, which must occur exactly once; null when it does not. */
-function withoutSoleKey(text: string, key: string): string | null {
-  const at = text.indexOf(key);
-  if (at < 0 || text.indexOf(key, at + 1) >= 0) return null;
-  return text.slice(0, at) + text.slice(at + key.length);
+/**
+ * Where each of the profiler's header keys ends in the text, when each occurs exactly once; null
+ * when one occurs more often (it is then also something else: a field, a request header).
+ */
+function soleProfilerKeyEnds(text: string): number[] | null {
+  const ends: number[] = [];
+  for (const key of PROFILER_KEYS) {
+    const at = text.indexOf(key);
+    if (at < 0 || text.indexOf(key, at + 1) >= 0) return null;
+    ends.push(at + key.length);
+  }
+  return ends;
 }
 
 /**
  * Key lists whose fragments the text test can find as JSON writes them: printable ASCII without
- * `"` or `\`. JSON escapes those two, and lower-casing a whole text is not lower-casing each key
+ * `"` or `\\`. JSON escapes those two, and lower-casing a whole text is not lower-casing each key
  * alone for every script (a Greek final sigma depends on what precedes it); with such a fragment
  * every snapshot is built before storage.
  */
@@ -60,13 +67,18 @@ export interface SnapshotText {
  */
 export function mayHoldSecret(snapshot: SnapshotText, redactKeys: readonly string[]): boolean {
   if (snapshot.secretsFound || !keysTestable(redactKeys)) return true;
-  const redaction = new Redaction(redactKeys);
-  let text: string | null = snapshot.json.toLowerCase();
+  const text = snapshot.json.toLowerCase();
   if (CREDENTIAL_KEY.test(text)) return true;
-  const own = OWN_TOKENS.exec(text);
-  if (own) text = text.slice(own[0].length);
-  if (snapshot.profilerHeaders) for (const key of PROFILER_KEYS) if (text !== null) text = withoutSoleKey(text, key);
-  if (text === null || redaction.mayNameSecretInJson(text)) return true;
+  // Every key naming a fragment must be one redaction leaves alone: the profiler's headers in the
+  // response (a match there ends where the key does) or the snapshot's own tokens (skipped).
+  const allowed = snapshot.profilerHeaders ? soleProfilerKeyEnds(text) : [];
+  if (allowed === null) return true;
+  const keys = secretJsonKeys(redactKeys);
+  keys.lastIndex = OWN_TOKENS.exec(text)?.[0].length ?? 0;
+  for (let match = keys.exec(text); match !== null; match = keys.exec(text)) {
+    if (!allowed.includes(match.index + match[0].length)) return true;
+  }
+  const redaction = new Redaction(redactKeys);
   // A body is redacted field by field only when it is JSON: one that may spell a key with \u
   // escapes is parsed to find out (capture-body.ts), so it is built here too.
   const { payload } = snapshot;
