@@ -93,7 +93,7 @@ function recordingLog(): WriterLog & { readonly lines: string[] } {
 /** The stored record of a token, and the profile read from it. */
 async function read(storage: ProfileStorage, token: string): Promise<{ record: ProfileRecord | null; profile: Profile | null }> {
   const record = await storage.read(token);
-  return { record, profile: record && (await profileOf(record, defaultCollectors, SINK_BUILD)) };
+  return { record, profile: record && (await profileOf(record, defaultCollectors, SINK_BUILD, (parent) => storage.read(parent))) };
 }
 
 export function profileSinkContract(name: string, open: OpenSink, options: { skip?: string | false } = {}): void {
@@ -138,6 +138,28 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
         const text = JSON.stringify(record);
         assert.equal(text.includes(CANARY), false, text);
         assert.equal((profile?.collectors.request as { headers: Record<string, string> }).headers.authorization, '[redacted]');
+      });
+    });
+
+    it('a failing request and its error sub-request, which share the response and the exception, read back whole', async () => {
+      await withSink(recordingLog(), false, async ({ sink, storage }) => {
+        for (const [parent, clean] of [['b20001', true], ['b20003', false]] as const) {
+          const child = parent.replace(/1$|3$/, (d) => String(Number(d) + 1));
+          const base = clean ? cleanSnapshotFor(parent) : snapshotFor(parent);
+          const exception = [{ class: 'NotFoundHttpException', message: 'No route found for "GET /nowhere"', status: 404, code: 'route_not_found', stack: 'HttpError: No route found\n    at routingError (file:///app/kernel.ts:1:1)' }];
+          const response = { ...base.response!, statusCode: 404 };
+          const family: RequestSnapshot[] = [
+            { ...base, children: [child], statusCode: 404, exception, response },
+            { ...base, token: child, parentToken: parent, subRequest: { purpose: 'error', contentType: 'application/problem+json' }, statusCode: 404, exception, response, logs: [] },
+          ];
+          sink.send(family);
+          await sink.settled();
+          for (const snapshot of family) {
+            const { record, profile } = await read(storage, snapshot.token);
+            assert.equal(JSON.stringify(record).includes(CANARY), false);
+            assert.deepEqual(profile, await buildProfile(snapshot, defaultCollectors, SINK_BUILD), snapshot.token);
+          }
+        }
       });
     });
 

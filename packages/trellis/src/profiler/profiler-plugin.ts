@@ -98,7 +98,7 @@ export const profilerPlugin = fp(
       const record = await storage.read(token);
       if (!record) return null;
       try {
-        return await profileOf(record, defaultCollectors, build);
+        return await profileOf(record, defaultCollectors, build, (parent) => storage.read(parent));
       } catch (error) {
         // A record this version cannot read (damaged, or written by another one) is as good as gone.
         app.log.error({ err: error, channel: 'profiler', token }, `The profiler could not read the profile "${token}": ${(error as Error)?.message}`);

@@ -14,7 +14,8 @@ import { ProfileWriter, type WriterLog } from './profile-writer.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { deferredRecord } from './stored-profile.ts';
-import { decodeSnapshot, factsAt, type FromProfilerThread, type ProfilerThreadData, type SnapshotFacts, type ToProfilerThread } from './thread-profile-sink.ts';
+import { factsAt, type SnapshotFacts } from './snapshot-facts.ts';
+import { decodeSnapshot, type FromProfilerThread, type ProfilerThreadData, type ToProfilerThread } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
 
 /**
@@ -53,14 +54,44 @@ const ready = opened.then((storage) => {
 /** The acknowledgement of the latest batch: each waits for the one before, so they go out in order. */
 let last: Promise<unknown> = ready;
 
+/** A request with sub-requests as it came, for them to inherit from; and whether it was stored so. */
+interface Parent {
+  readonly json: string;
+  readonly payload: string | null;
+  readonly deferred: boolean;
+}
+/** The latest requests with sub-requests: theirs arrive right after them (the same batch or the next). */
+const parents = new Map<string, Parent>();
+const MAX_PARENTS = 256;
+
 /**
  * Stores a snapshot as it came when it holds no secret and is no longer than the body limit (a
  * built profile keeps at most that much of each body: a long one is built, and so cut, here).
  */
 function storeOne(w: ProfileWriter, json: string, payload: string | null, facts: SnapshotFacts): Promise<void> {
+  if (facts.inherits) return storeSubRequest(w, json, facts);
   const short = json.length + (payload?.length ?? 0) <= data.maxBodyBytes;
-  if (!short || mayHoldSecret({ ...facts, json, payload, url: facts.summary.url }, data.redactKeys)) return w.store(decodeSnapshot(json, payload));
-  return w.write(deferredRecord(facts.summary, json, payload));
+  const deferred = short && !mayHoldSecret({ ...facts, json, payload, url: facts.summary.url }, data.redactKeys);
+  if (facts.hasChildren) {
+    parents.set(facts.summary.token, { json, payload, deferred });
+    if (parents.size > MAX_PARENTS) parents.delete(parents.keys().next().value!);
+  }
+  return deferred ? w.write(deferredRecord(facts.summary, json, payload)) : w.store(decodeSnapshot(json, payload));
+}
+
+/**
+ * A sub-request sent without what it shares with its parent: stored so too when its parent was
+ * stored as it came (it is put back when read), else built here with it put back.
+ */
+function storeSubRequest(w: ProfileWriter, json: string, facts: SnapshotFacts): Promise<void> {
+  const parent = parents.get(facts.summary.parent ?? '');
+  if (parent?.deferred && !mayHoldSecret({ ...facts, json, payload: null, url: facts.summary.url }, data.redactKeys)) {
+    return w.write(deferredRecord(facts.summary, json, null, true));
+  }
+  const own = decodeSnapshot(json, null);
+  // A parent no longer at hand (it cannot be, short of 256 others in between) leaves it without.
+  const shared = parent ? decodeSnapshot(parent.json, parent.payload) : null;
+  return w.store(shared ? { ...own, response: shared.response, exception: shared.exception } : own);
 }
 
 const store = ({ snapshots, payloads, facts }: Extract<ToProfilerThread, { type: 'profiles' }>) =>

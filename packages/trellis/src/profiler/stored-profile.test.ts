@@ -47,3 +47,18 @@ test('a snapshot stored under a redrawn token is read under that token', async (
   assert.equal(read.token, 'b00009');
   assert.equal((read.collectors.response as { body: { text: string } }).body.text, snapshot.response!.payload);
 });
+
+test('a sub-request stored without what it shares with its parent reads it back from the parent, when that is its parent', async () => {
+  const parent = { ...cleanSnapshotFor('d00001'), children: ['d00002'], statusCode: 404 };
+  const child = { ...parent, token: 'd00002', parentToken: 'd00001', children: [], subRequest: { purpose: 'error', contentType: null } };
+  const { snapshot: bare, payload } = withoutPayload(parent);
+  const records = new Map([['d00001', deferredRecord(summaryOf(parent), JSON.stringify(bare), payload)]]);
+  const stored = deferredRecord(summaryOf(child), JSON.stringify({ ...child, response: null, exception: [] }), null, true);
+  const read = async (token: string) => records.get(token) ?? null;
+  assert.deepEqual(await profileOf(stored, defaultCollectors, SINK_BUILD, read), await buildProfile(child, defaultCollectors, SINK_BUILD));
+  // Its parent gone, or the record under that token another request's: read without them.
+  const alone = await buildProfile({ ...child, response: null }, defaultCollectors, SINK_BUILD);
+  assert.deepEqual(await profileOf(stored, defaultCollectors, SINK_BUILD, async () => null), alone);
+  records.set('d00001', deferredRecord(summaryOf(parent), JSON.stringify({ ...bare, children: ['ffffff'] }), payload));
+  assert.deepEqual(await profileOf(stored, defaultCollectors, SINK_BUILD, read), alone);
+});

@@ -14,7 +14,12 @@ interface BuiltData {
 interface DeferredData {
   readonly snapshot: RequestSnapshot;
   readonly payload: string | null;
+  /** A sub-request stored without the response and exception its parent's record holds for it. */
+  readonly inherits?: true;
 }
+
+/** Reads the record of a token (the parent of a sub-request that inherits from it). */
+export type RecordReader = (token: string) => Promise<ProfileRecord | null>;
 
 /** The record of a built profile. */
 export function recordOf(profile: Profile): ProfileRecord {
@@ -27,8 +32,21 @@ export function recordOf(profile: Profile): ProfileRecord {
  * it came: storing it costs no parse, no collector and no second encoding, which were most of the
  * profiler thread's work per request, for profiles most of which are never opened.
  */
-export function deferredRecord(summary: ProfileSummary, snapshot: string, payload: string | null): ProfileRecord {
-  return { ...summary, data: `{"snapshot":${snapshot},"payload":${JSON.stringify(payload)}}` };
+export function deferredRecord(summary: ProfileSummary, snapshot: string, payload: string | null, inherits = false): ProfileRecord {
+  return { ...summary, data: `{"snapshot":${snapshot},"payload":${JSON.stringify(payload)}${inherits ? ',"inherits":true' : ''}}` };
+}
+
+/**
+ * What a sub-request inherits from its parent's record: the response and exception of the
+ * parent's snapshot, if the record is that parent's (a token redrawn after a clash may name
+ * another request) and still there.
+ */
+async function inherited(child: RequestSnapshot, parentToken: string | null, read: RecordReader | undefined): Promise<Pick<RequestSnapshot, 'response' | 'exception'>> {
+  const record = parentToken && read ? await read(parentToken) : null;
+  const data = record && (JSON.parse(record.data) as BuiltData | DeferredData);
+  if (!data || !('snapshot' in data) || !data.snapshot.children.includes(child.token)) return { response: null, exception: [] };
+  const { response, exception } = data.snapshot;
+  return { response: response && { ...response, payload: data.payload }, exception };
 }
 
 /**
@@ -36,12 +54,16 @@ export function deferredRecord(summary: ProfileSummary, snapshot: string, payloa
  * options it would have been built with when written; the summary, the token above all, is the
  * record's, which a redraw after a token clash may have changed).
  */
-export function profileOf(record: ProfileRecord, collectors: readonly DataCollector[], options: BuildOptions): Profile | Promise<Profile> {
+export function profileOf(record: ProfileRecord, collectors: readonly DataCollector[], options: BuildOptions, readParent?: RecordReader): Profile | Promise<Profile> {
   const data = JSON.parse(record.data) as BuiltData | DeferredData;
   const summary = toSummary(record);
   if (!('snapshot' in data)) return { ...summary, children: data.children, collectors: data.collectors };
   const { snapshot, payload } = data;
-  const built = buildProfile({ ...snapshot, token: record.token, response: snapshot.response && { ...snapshot.response, payload } }, collectors, options);
   const withSummary = (profile: Profile): Profile => ({ ...profile, ...summary });
-  return built instanceof Promise ? built.then(withSummary) : withSummary(built);
+  const build = (s: RequestSnapshot) => {
+    const built = buildProfile({ ...s, token: record.token }, collectors, options);
+    return built instanceof Promise ? built.then(withSummary) : withSummary(built);
+  };
+  if (data.inherits) return inherited(snapshot, record.parent, readParent).then((shared) => build({ ...snapshot, ...shared }));
+  return build({ ...snapshot, response: snapshot.response && { ...snapshot.response, payload } });
 }

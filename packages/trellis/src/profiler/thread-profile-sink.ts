@@ -1,11 +1,10 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { summaryOf, type BuildOptions } from './build-profile.ts';
-import type { SnapshotText } from './may-hold-secret.ts';
-import type { ProfileSummary } from './profile.ts';
+import type { BuildOptions } from './build-profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { plainSnapshot } from './plain-snapshot.ts';
+import { pushFacts } from './snapshot-facts.ts';
 import type { WriterLog } from './profile-writer.ts';
 import type { RetentionOptions } from './storage/profile-storage.ts';
 
@@ -19,38 +18,11 @@ export interface ProfilerThreadData extends BuildOptions {
 /**
  * Snapshots travel as JSON texts (see `#encode`), each response body beside its text: the body is
  * a string already, and a string is posted as one copy where JSON would escape it all again. Beside
- * them goes what the thread needs to store a snapshot without parsing it (`SnapshotFacts`, as
- * FACT_COUNT flat entries per snapshot: an array of primitives is the cheapest thing to post).
+ * them goes what the thread needs to store a snapshot without parsing it (snapshot-facts.ts).
  */
 export type ToProfilerThread =
   | { readonly type: 'profiles'; readonly snapshots: readonly string[]; readonly payloads: readonly (string | null)[]; readonly facts: readonly (string | number | null)[] }
   | { readonly type: 'close' };
-
-/** What the request thread knows of a snapshot that the profiler thread would have to parse it for. */
-export interface SnapshotFacts extends Omit<SnapshotText, 'json' | 'payload' | 'url'> {
-  readonly summary: ProfileSummary;
-}
-
-const FACT_COUNT = 11;
-
-/** Appends a snapshot's facts to a batch's flat list. */
-function pushFacts(into: (string | number | null)[], snapshot: RequestSnapshot): void {
-  const s = summaryOf(snapshot);
-  const headers = snapshot.response?.headers;
-  const profilerHeaders = headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined;
-  into.push(s.token, s.parent, s.ip, s.method, s.url, s.time, s.statusCode, s.durationMs, snapshot.request.url, profilerHeaders ? 1 : 0, (snapshot.secrets?.length ?? 0) > 0 ? 1 : 0);
-}
-
-/** The facts of the i-th snapshot of a batch. */
-export function factsAt(facts: readonly (string | number | null)[], i: number): SnapshotFacts {
-  const f = facts.slice(i * FACT_COUNT, (i + 1) * FACT_COUNT) as [string, string | null, string, string, string, number, number, number, string, number, number];
-  return {
-    summary: { token: f[0], parent: f[1], ip: f[2], method: f[3], url: f[4], time: f[5], statusCode: f[6], durationMs: f[7] },
-    requestUrl: f[8],
-    profilerHeaders: f[9] === 1,
-    secretsFound: f[10] === 1,
-  };
-}
 
 /** A snapshot without its response body, which travels beside it (see ToProfilerThread). */
 export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null } {
@@ -141,13 +113,19 @@ export class ThreadProfileSink implements ProfileSink {
       return;
     }
     this.#dropping = false;
+    /** The last main request sent: its sub-requests follow it, and may inherit from it. */
+    let main: RequestSnapshot | null = null;
     for (const whole of snapshots) {
-      const { snapshot, payload } = withoutPayload(whole);
+      // An error sub-request shares its parent's response and exception (the same objects): sent
+      // once, with the parent (see SnapshotFacts.inherits).
+      const inherits = main !== null && whole.parentToken === main.token && whole.response !== null && whole.response === main.response && whole.exception === main.exception;
+      const { snapshot, payload } = inherits ? { snapshot: { ...whole, response: null, exception: [] }, payload: null } : withoutPayload(whole);
       const text = this.#encode(snapshot);
+      if (whole.parentToken === null) main = text === null ? null : whole;
       if (text === null) continue;
       this.#batch.push(text);
       this.#payloads.push(payload);
-      pushFacts(this.#facts, whole);
+      pushFacts(this.#facts, snapshot, inherits);
     }
     if (this.#batch.length >= BATCH_SIZE) this.#post();
     else this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);

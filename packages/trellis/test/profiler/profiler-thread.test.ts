@@ -53,6 +53,11 @@ for (const store of stores) {
       assert.equal(parent.children.length, 1);
       const child = (await app.inject({ url: `/_profiler/${parent.children[0]}.json` })).json();
       assert.equal(child.parent, token);
+      // Stored without the response and exception it shares with its parent, put back when read.
+      const childRecord = await app.profiler!.storage.read(parent.children[0]);
+      assert.ok(childRecord?.data.endsWith(',"inherits":true}'), childRecord?.data.slice(-80));
+      assert.ok(childRecord!.data.length < (await app.profiler!.storage.read(token))!.data.length / 2);
+      assert.deepEqual(child.collectors.response.body, parent.collectors.response.body);
       assert.deepEqual(child.collectors.exception.chain.map((e: { class: string }) => e.class), ['NotFoundHttpException', 'ResourceNotFoundException']);
       assert.equal((await app.inject({ url: '/_profiler/latest' })).statusCode, 200);
     });

@@ -1,0 +1,55 @@
+import { summaryOf } from './build-profile.ts';
+import type { ProfileSummary } from './profile.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+
+/**
+ * What the request thread knows of a snapshot that the profiler thread would otherwise have to
+ * parse it for. They travel beside the snapshots' texts as FACT_COUNT flat entries per snapshot:
+ * an array of primitives is the cheapest thing to post.
+ */
+export interface SnapshotFacts {
+  readonly summary: ProfileSummary;
+  /** Path and query as received. */
+  readonly requestUrl: string;
+  /** Whether the captured response headers hold the profiler's two headers. */
+  readonly profilerHeaders: boolean;
+  /** Whether collectors on the request thread found secrets (they travel with the snapshot). */
+  readonly secretsFound: boolean;
+  /**
+   * A sub-request sent without the response and exception it shares with its parent, which was
+   * sent before it: what an error sub-request shares is most of its text.
+   */
+  readonly inherits: boolean;
+  /** A request with sub-requests, which may inherit from it. */
+  readonly hasChildren: boolean;
+}
+
+const FACT_COUNT = 10;
+const PROFILER_HEADERS = 1;
+const SECRETS_FOUND = 2;
+const INHERITS = 4;
+const HAS_CHILDREN = 8;
+
+/** Appends the facts of a snapshot, as sent (without what it inherits), to a batch's flat list. */
+export function pushFacts(into: (string | number | null)[], sent: RequestSnapshot, inherits: boolean): void {
+  const s = summaryOf(sent);
+  const headers = sent.response?.headers;
+  let flags = inherits ? INHERITS : 0;
+  if (headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined) flags |= PROFILER_HEADERS;
+  if ((sent.secrets?.length ?? 0) > 0) flags |= SECRETS_FOUND;
+  if (sent.children.length > 0) flags |= HAS_CHILDREN;
+  into.push(s.token, s.parent, s.ip, s.method, s.url, s.time, s.statusCode, s.durationMs, sent.request.url, flags);
+}
+
+/** The facts of the i-th snapshot of a batch. */
+export function factsAt(facts: readonly (string | number | null)[], i: number): SnapshotFacts {
+  const f = facts.slice(i * FACT_COUNT, (i + 1) * FACT_COUNT) as [string, string | null, string, string, string, number, number, number, string, number];
+  return {
+    summary: { token: f[0], parent: f[1], ip: f[2], method: f[3], url: f[4], time: f[5], statusCode: f[6], durationMs: f[7] },
+    requestUrl: f[8],
+    profilerHeaders: (f[9] & PROFILER_HEADERS) !== 0,
+    secretsFound: (f[9] & SECRETS_FOUND) !== 0,
+    inherits: (f[9] & INHERITS) !== 0,
+    hasChildren: (f[9] & HAS_CHILDREN) !== 0,
+  };
+}
