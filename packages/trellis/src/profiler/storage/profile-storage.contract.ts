@@ -132,6 +132,9 @@ export function profileStorageContract(name: string, factory: StoreFactory, suit
       await withStore(factory, { maxProfiles: 3 }, async (store) => {
         for (let i = 0; i < 5; i++) await store.write(profile(`d0000${i}`, { time: T0 - 1000 + i }));
         assert.deepEqual((await store.find({ limit: 10 })).map((s) => s.token), ['d00004', 'd00003', 'd00002']);
+        for (const filter of [{ method: 'GET' }, { statusCode: 200 }, { ip: '127.0.0.1' }, { mainOnly: true }, { url: 'books' }]) {
+          assert.deepEqual((await store.find({ limit: 10, ...filter })).map((s) => s.token), ['d00004', 'd00003', 'd00002'], JSON.stringify(filter));
+        }
         assert.equal(await store.read('d00000'), null);
         assert.equal(await store.read('d00001'), null);
         assert.equal((await store.read('d00002'))?.token, 'd00002');

@@ -45,7 +45,8 @@ const WRITE_CHUNK = 100;
  * no exact filter it walks `sum`: one ZREVRANGEBYSCORE per page brings the summaries along, where
  * token pages needed an MGET each (10,000 summaries took 100 round trips, p95 26 ms).
  * Retention trims the oldest entries of `time` by rank (maxProfiles) and by score (TTL), at most
- * TRIM_BATCH per batch of writes, removing them from their index sets too; `sum` is trimmed to
+ * TRIM_BATCH per batch of writes, with their keys; the other index sets drop what is older than
+ * the oldest profile kept when next written to (redis-profile-scripts.ts); `sum` is trimmed to
  * the same rank and score bounds. Writes are batched: everything written in one turn of the event
  * loop (and whatever arrives while a batch is in flight) goes in one pipeline of server-side
  * scripts (redis-profile-scripts.ts), one round trip.
