@@ -60,22 +60,18 @@ interface Parent {
   readonly payload: string | null;
   readonly deferred: boolean;
 }
-/** The latest requests with sub-requests: theirs arrive right after them (the same batch or the next). */
-const parents = new Map<string, Parent>();
-const MAX_PARENTS = 256;
+/** Requests with sub-requests, by token, in one message: a family is always posted whole. */
+type Parents = Map<string, Parent>;
 
 /**
  * Stores a snapshot as it came when it holds no secret and is no longer than the body limit (a
  * built profile keeps at most that much of each body: a long one is built, and so cut, here).
  */
-function storeOne(w: ProfileWriter, json: string, payload: string | null, facts: SnapshotFacts): Promise<void> {
-  if (facts.inherits) return storeSubRequest(w, json, facts);
+function storeOne(w: ProfileWriter, json: string, payload: string | null, facts: SnapshotFacts, parents: Parents): Promise<void> {
+  if (facts.inherits) return storeSubRequest(w, json, facts, parents.get(facts.summary.parent ?? ''));
   const short = json.length + (payload?.length ?? 0) <= data.maxBodyBytes;
   const deferred = short && !mayHoldSecret({ ...facts, json, payload, url: facts.summary.url }, data.redactKeys);
-  if (facts.hasChildren) {
-    parents.set(facts.summary.token, { json, payload, deferred });
-    if (parents.size > MAX_PARENTS) parents.delete(parents.keys().next().value!);
-  }
+  if (facts.hasChildren) parents.set(facts.summary.token, { json, payload, deferred });
   return deferred ? w.write(deferredRecord(facts.summary, json, payload)) : w.store(decodeSnapshot(json, payload));
 }
 
@@ -83,19 +79,21 @@ function storeOne(w: ProfileWriter, json: string, payload: string | null, facts:
  * A sub-request sent without what it shares with its parent: stored so too when its parent was
  * stored as it came (it is put back when read), else built here with it put back.
  */
-function storeSubRequest(w: ProfileWriter, json: string, facts: SnapshotFacts): Promise<void> {
-  const parent = parents.get(facts.summary.parent ?? '');
+function storeSubRequest(w: ProfileWriter, json: string, facts: SnapshotFacts, parent: Parent | undefined): Promise<void> {
   if (parent?.deferred && !mayHoldSecret({ ...facts, json, payload: null, url: facts.summary.url }, data.redactKeys)) {
     return w.write(deferredRecord(facts.summary, json, null, true));
   }
   const own = decodeSnapshot(json, null);
-  // A parent no longer at hand (it cannot be, short of 256 others in between) leaves it without.
+  // A parent not in the message (the request thread always sends them together) leaves it without.
   const shared = parent ? decodeSnapshot(parent.json, parent.payload) : null;
   return w.store(shared ? { ...own, response: shared.response, exception: shared.exception } : own);
 }
 
-const store = ({ snapshots, payloads, facts }: Extract<ToProfilerThread, { type: 'profiles' }>) =>
-  writer ? Promise.all(snapshots.map((json, i) => storeOne(writer!, json, payloads[i] ?? null, factsAt(facts, i)))) : null;
+function store({ snapshots, payloads, facts }: Extract<ToProfilerThread, { type: 'profiles' }>): Promise<void[]> | null {
+  if (!writer) return null;
+  const parents: Parents = new Map();
+  return Promise.all(snapshots.map((json, i) => storeOne(writer!, json, payloads[i] ?? null, factsAt(facts, i), parents)));
+}
 
 port.on('message', (message: ToProfilerThread) => {
   if (message.type === 'profiles') {

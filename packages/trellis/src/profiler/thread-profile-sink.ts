@@ -57,6 +57,12 @@ const BATCH_WAIT_MS = 5;
  * would stop recording.
  */
 const YOUNG_GENERATION_MB = 16;
+/**
+ * A sub-request inherits only from a parent that started at most this long before it. Retention
+ * orders profiles by start time, so a slow request's profile is among the oldest when stored and
+ * may be the next dropped: its sub-request must then hold what it rendered itself.
+ */
+const INHERIT_WITHIN_MS = 1000;
 /** How long `close` waits for the thread to store what it holds before stopping it. */
 const CLOSE_TIMEOUT_MS = 10_000;
 
@@ -118,7 +124,13 @@ export class ThreadProfileSink implements ProfileSink {
     for (const whole of snapshots) {
       // An error sub-request shares its parent's response and exception (the same objects): sent
       // once, with the parent (see SnapshotFacts.inherits).
-      const inherits = main !== null && whole.parentToken === main.token && whole.response !== null && whole.response === main.response && whole.exception === main.exception;
+      const inherits =
+        main !== null &&
+        whole.parentToken === main.token &&
+        whole.response !== null &&
+        whole.response === main.response &&
+        whole.exception === main.exception &&
+        whole.startTime - main.startTime < INHERIT_WITHIN_MS;
       const { snapshot, payload } = inherits ? { snapshot: { ...whole, response: null, exception: [] }, payload: null } : withoutPayload(whole);
       const text = this.#encode(snapshot);
       if (whole.parentToken === null) main = text === null ? null : whole;

@@ -19,9 +19,9 @@ import type { Redis } from 'ioredis';
  * The method, status and IP sets are trimmed here, not by TRIM: each set written to loses, in one
  * range removal, its entries older than the oldest profile kept (the lowest score of `time`).
  * Removing each dropped profile from them by name took a GET of its summary, a JSON decode and
- * three ZREMs per profile, about a third of Redis's CPU per profile. A set no longer written to
- * keeps its stale entries until its TTL; `find` skips them (their summaries are gone) and drops
- * those it meets.
+ * three ZREMs per profile, about a third of Redis's CPU per profile. Each such set is listed in
+ * `indexes`, scored by its newest entry, so TRIM deletes a set once all of it is older than the
+ * oldest profile kept; `find` reads them from that score up, never their stale entries.
  */
 const WRITE = `
 local k, indexTtl = ARGV[1], ARGV[2]
@@ -32,10 +32,10 @@ while i <= #ARGV do
     redis.call('SET', k .. 's:' .. token, summary, 'EX', ARGV[i + 3])
     for j = i + 6, i + 5 + n do
       redis.call('ZADD', k .. ARGV[j], score, token)
-      touched[ARGV[j]] = true
+      touched[ARGV[j]] = score
     end
     redis.call('ZADD', k .. 'sum', score, summary)
-    touched['sum'] = true
+    touched['sum'] = score
     written[#written + 1] = 1
   else
     written[#written + 1] = 0
@@ -43,12 +43,14 @@ while i <= #ARGV do
   i = i + 6 + n
 end
 local oldest = redis.call('ZRANGE', k .. 'time', 0, 0, 'WITHSCORES')[2]
-for suffix in pairs(touched) do
+for suffix, newest in pairs(touched) do
   redis.call('EXPIRE', k .. suffix, indexTtl)
-  if oldest and suffix ~= 'time' and suffix ~= 'main' and suffix ~= 'sum' then
-    redis.call('ZREMRANGEBYSCORE', k .. suffix, '-inf', '(' .. oldest)
+  if suffix ~= 'time' and suffix ~= 'main' and suffix ~= 'sum' then
+    if oldest then redis.call('ZREMRANGEBYSCORE', k .. suffix, '-inf', '(' .. oldest) end
+    redis.call('ZADD', k .. 'indexes', newest, suffix)
   end
 end
+redis.call('EXPIRE', k .. 'indexes', indexTtl)
 return written
 `;
 
@@ -56,7 +58,8 @@ return written
  * ARGV: prefix, maxProfiles, most entries trimmed per call, cutoff score. Removes the oldest beyond
  * maxProfiles and those older than the cutoff (both are the oldest entries of `time`, so together
  * they are the longer of the two) from `time` and `main` with their keys, a few hundred names per
- * command, and trims `sum` to the same bounds. The method, status and IP sets are trimmed by WRITE.
+ * command, and trims `sum` to the same bounds. The method, status and IP sets are trimmed by WRITE;
+ * here, those whose newest entry is older than the oldest profile kept are deleted whole.
  * Returns how many were removed.
  */
 const TRIM = `
@@ -81,6 +84,10 @@ for from = 1, #doomed, 200 do
 end
 if excess > 0 then redis.call('ZREMRANGEBYRANK', k .. 'sum', 0, -(max + 1)) end
 redis.call('ZREMRANGEBYSCORE', k .. 'sum', '-inf', '(' .. cutoff)
+local oldest = redis.call('ZRANGE', time, 0, 0, 'WITHSCORES')[2]
+local stale = redis.call('ZRANGEBYSCORE', k .. 'indexes', '-inf', oldest and ('(' .. oldest) or '+inf', 'LIMIT', 0, batch)
+for _, suffix in ipairs(stale) do redis.call('DEL', k .. suffix) end
+if #stale > 0 then redis.call('ZREM', k .. 'indexes', unpack(stale)) end
 return #doomed
 `;
 

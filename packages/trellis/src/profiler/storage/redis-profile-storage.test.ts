@@ -39,4 +39,28 @@ describe('redis index sets', { skip: service.skip }, () => {
       await store.purge();
     }
   });
+
+  test('a search walks only what retention kept, whatever stale entries a set holds, and a wholly stale set goes', async () => {
+    const prefix = `trellis-test:profiler-stale:${process.pid}:`;
+    // One page of entries per search (200): a set walked from its stale end would find nothing.
+    const store = new RedisProfileStorage(client!, { maxProfiles: 600, ttlSeconds: 86400, prefix, maxScan: 200 });
+    try {
+      const now = Date.now();
+      let i = 0;
+      const [template] = [...syntheticProfiles(1)];
+      const write = (ip: string, count: number) =>
+        Promise.all(Array.from({ length: count }, () => store.write(recordOf({ ...template!, token: `a${(i++).toString(16).padStart(5, '0')}`, ip, method: 'GET', statusCode: 404, parent: null, time: now - 10_000 + i }))));
+      for (let n = 0; n < 40; n++) await write('10.0.0.1', 20);
+      for (let n = 0; n < 20; n++) await write('10.0.0.2', 20);
+      // 10.0.0.1's set still holds ~400 dropped profiles: by size it looks no smaller than 404's.
+      assert.ok((await client!.zcard(`${prefix}ip:10.0.0.1`)) >= (await client!.zcard(`${prefix}status:404`)));
+      const found = await store.find({ ip: '10.0.0.1', statusCode: 404, limit: 10 });
+      assert.deepEqual(found.map((s) => s.token), Array.from({ length: 10 }, (_, n) => `a${(799 - n).toString(16).padStart(5, '0')}`));
+      for (let n = 0; n < 31; n++) await write('10.0.0.2', 20);
+      assert.equal(await client!.exists(`${prefix}ip:10.0.0.1`), 0);
+      assert.deepEqual((await client!.zrange(`${prefix}indexes`, 0, -1)).sort(), ['ip:10.0.0.2', 'method:GET', 'status:404']);
+    } finally {
+      await store.purge();
+    }
+  });
 });

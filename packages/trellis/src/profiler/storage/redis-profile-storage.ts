@@ -7,7 +7,7 @@ import { defineProfileScripts, TRIM_COMMAND, WRITE_COMMAND } from './redis-profi
 /** The commands this store uses; an ioredis client (or cluster-aware wrapper) fits. */
 export type RedisProfileClient = Pick<
   Redis,
-  'get' | 'zcard' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit'
+  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit'
 >;
 
 export interface RedisProfileStorageOptions extends RetentionOptions {
@@ -136,9 +136,12 @@ export class RedisProfileStorage implements ProfileStorage {
       const s = json === null ? null : (JSON.parse(json) as ProfileSummary);
       return s && s.time >= cutoff && matchesQuery(s, query) ? [s] : [];
     }
-    const key = await this.#smallestIndex(query);
+    // The method, status and IP sets may still hold entries of profiles retention dropped, all
+    // older than the oldest profile kept: they are read from its score up.
+    const floor = query.method !== undefined || query.statusCode !== undefined || query.ip !== undefined ? await this.#oldestKept() : 0;
+    const key = await this.#smallestIndex(query, floor);
     const max = query.end !== undefined ? `(${query.end * 1000}` : '+inf';
-    const min = Math.max(cutoff, query.start ?? 0) * 1000;
+    const min = Math.max(Math.max(cutoff, query.start ?? 0) * 1000, floor);
     const maxScan = this.#options.maxScan ?? 10_000;
     if (key === `${this.#prefix}time`) return this.#findInSummaries(query, max, min, maxScan);
     const out: ProfileSummary[] = [];
@@ -211,7 +214,13 @@ export class RedisProfileStorage implements ProfileStorage {
     return suffixes;
   }
 
-  async #smallestIndex(query: ProfileQuery): Promise<string> {
+  /** The score of the oldest profile kept (0 when none). */
+  async #oldestKept(): Promise<number> {
+    const [, score] = await this.#client.zrange(`${this.#prefix}time`, 0, 0, 'WITHSCORES');
+    return score === undefined ? 0 : Number(score);
+  }
+
+  async #smallestIndex(query: ProfileQuery, floor: number): Promise<string> {
     const k = this.#prefix;
     const candidates: string[] = [];
     if (query.method !== undefined) candidates.push(`${k}method:${query.method}`);
@@ -220,7 +229,7 @@ export class RedisProfileStorage implements ProfileStorage {
     if (query.mainOnly) candidates.push(`${k}main`);
     if (candidates.length === 0) return `${k}time`;
     if (candidates.length === 1) return candidates[0]!;
-    const sizes = await Promise.all(candidates.map((c) => this.#client.zcard(c)));
+    const sizes = await Promise.all(candidates.map((c) => this.#client.zcount(c, floor, '+inf')));
     return candidates[sizes.indexOf(Math.min(...sizes))]!;
   }
 }
