@@ -157,11 +157,11 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
         }
         const withData = family.map(collectHere);
         if (!withData.some((s) => s instanceof Promise)) {
-          batch.push(...(withData as RequestSnapshot[]));
+          batch.push(...shareSecrets(withData as RequestSnapshot[]));
           continue;
         }
         // Sent when its collectors are done, so after requests that ended later.
-        const sent = Promise.all(withData).then((snapshots) => sink.send(snapshots));
+        const sent = Promise.all(withData).then((snapshots) => sink.send(shareSecrets(snapshots)));
         collecting.add(sent);
         void sent.finally(() => collecting.delete(sent));
       }
@@ -173,6 +173,15 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       handedOn = [];
       for (const resume of waiting) resume();
     }
+  }
+
+  /**
+   * A family shares its response and exception (what the sub-request rendered), so a secret an
+   * app collector found for one of them is scrubbed from all of them.
+   */
+  function shareSecrets(family: RequestSnapshot[]): RequestSnapshot[] {
+    const secrets = [...new Set(family.flatMap((s) => s.secrets ?? []))];
+    return secrets.length === 0 || family.length === 1 ? family : family.map((s) => ({ ...s, secrets }));
   }
 
   /**

@@ -195,6 +195,36 @@ describe("profiler thread, the app's collectors", () => {
   });
 });
 
+describe('profiler thread, a secret an app collector found for the failing request only', () => {
+  const SECRET = 'oNlY-parent-5ecret-3a9';
+  /** Looks at main requests only: the sub-request would not find the secret itself. */
+  const mainOnly: DataCollector<{ password: unknown } | null> = {
+    name: 'main-only',
+    collect: (ctx) => (ctx.subRequest ? null : ctx.redaction.fields({ password: (ctx.request.body as { note?: unknown } | undefined)?.note })),
+  };
+  let app: FastifyInstance;
+  before(async () => {
+    app = await profilerApp({ PROFILER_DSN: `sqlite:${join(dir, 'family-secrets.db')}` }, { collectors: [mainOnly] }, (a) => {
+      a.post('/note', async (request) => {
+        throw new Error(`Could not file the note ${(request.body as { note: string }).note}`);
+      });
+    });
+  });
+  after(() => app.close());
+
+  test('is scrubbed from its error sub-request too, which shows the same exception', async () => {
+    const res = await app.inject({ method: 'POST', url: '/note', payload: { note: SECRET } });
+    assert.equal(res.statusCode, 500);
+    await app.profiler!.settled();
+    const summaries = await app.profiler!.storage.find({ limit: 10 });
+    assert.equal(summaries.length, 2);
+    for (const { token } of summaries) {
+      assert.equal(JSON.stringify(await app.profiler!.storage.read(token)).includes(SECRET), false, `stored record ${token}`);
+      assert.equal(JSON.stringify(await app.profiler!.read(token)).includes(SECRET), false, `profile ${token}`);
+    }
+  });
+});
+
 test('PROFILER_DSN=sqlite::memory: records in-process, where the pages can read it', async () => {
   const app = await profilerApp({ PROFILER_DSN: 'sqlite::memory:' });
   try {
