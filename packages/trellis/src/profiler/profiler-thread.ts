@@ -10,6 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import { lowerThreadPriority } from './lower-thread-priority.ts';
 import { mayHoldSecret } from './may-hold-secret.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
 import { ProfileWriter, type WriterLog } from './profile-writer.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
@@ -54,12 +55,11 @@ const ready = opened.then((storage) => {
 /** The acknowledgement of the latest batch: each waits for the one before, so they go out in order. */
 let last: Promise<unknown> = ready;
 
-/** A request with sub-requests as it came, for them to inherit from; and whether it was stored so. */
-interface Parent {
-  readonly json: string;
-  readonly payload: string | null;
-  readonly deferred: boolean;
-}
+/**
+ * A request with sub-requests as it came, for them to inherit from: stored as it came, or built
+ * (then its snapshot, already decoded).
+ */
+type Parent = { readonly deferred: true; readonly json: string; readonly payload: string | null } | { readonly deferred: false; readonly snapshot: RequestSnapshot };
 /** Requests with sub-requests, by token, in one message: a family is always posted whole. */
 type Parents = Map<string, Parent>;
 
@@ -70,9 +70,17 @@ type Parents = Map<string, Parent>;
 function storeOne(w: ProfileWriter, json: string, payload: string | null, facts: SnapshotFacts, parents: Parents): Promise<void> {
   if (facts.inherits) return storeSubRequest(w, json, facts, parents.get(facts.summary.parent ?? ''));
   const short = json.length + (payload?.length ?? 0) <= data.maxBodyBytes;
-  const deferred = short && !mayHoldSecret({ ...facts, json, payload, url: facts.summary.url }, data.redactKeys);
-  if (facts.hasChildren) parents.set(facts.summary.token, { json, payload, deferred });
-  return deferred ? w.write(deferredRecord(facts.summary, json, payload)) : w.store(decodeSnapshot(json, payload));
+  if (short && !holdsSecret(json, payload, facts)) {
+    if (facts.hasChildren) parents.set(facts.summary.token, { deferred: true, json, payload });
+    return w.write(deferredRecord(facts.summary, json, payload));
+  }
+  const snapshot = decodeSnapshot(json, payload);
+  if (facts.hasChildren) parents.set(facts.summary.token, { deferred: false, snapshot });
+  return w.store(snapshot);
+}
+
+function holdsSecret(json: string, payload: string | null, facts: SnapshotFacts): boolean {
+  return mayHoldSecret({ ...facts, json, payload, url: facts.summary.url }, data.redactKeys);
 }
 
 /**
@@ -80,12 +88,10 @@ function storeOne(w: ProfileWriter, json: string, payload: string | null, facts:
  * stored as it came (it is put back when read), else built here with it put back.
  */
 function storeSubRequest(w: ProfileWriter, json: string, facts: SnapshotFacts, parent: Parent | undefined): Promise<void> {
-  if (parent?.deferred && !mayHoldSecret({ ...facts, json, payload: null, url: facts.summary.url }, data.redactKeys)) {
-    return w.write(deferredRecord(facts.summary, json, null, true));
-  }
+  if (parent?.deferred && !holdsSecret(json, null, facts)) return w.write(deferredRecord(facts.summary, json, null, true));
   const own = decodeSnapshot(json, null);
   // A parent not in the message (the request thread always sends them together) leaves it without.
-  const shared = parent ? decodeSnapshot(parent.json, parent.payload) : null;
+  const shared = parent === undefined ? null : parent.deferred ? decodeSnapshot(parent.json, parent.payload) : parent.snapshot;
   return w.store(shared ? { ...own, response: shared.response, exception: shared.exception } : own);
 }
 

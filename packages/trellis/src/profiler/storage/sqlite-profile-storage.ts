@@ -24,7 +24,7 @@ export function sqlitePathOf(dsn: string): string {
 
 /**
  * The default store (`PROFILER_DSN=sqlite:var/profiler.db`): one row per profile with the indexed
- * summary columns and the whole profile as a JSON blob, WAL journal. Writes are queued and committed
+ * summary columns and the record's data (JSON text), WAL journal. Writes are queued and committed
  * in one transaction per 10 ms window by a writer thread with its own connection (the calling
  * thread for `:memory:` or `writer: 'inline'`), so request handling never waits on the disk and
  * pays only for handing the record on; reads run on this thread's connection.
