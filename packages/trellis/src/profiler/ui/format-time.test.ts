@@ -19,3 +19,16 @@ test('search bounds accept ISO dates, the display format and epoch ms', () => {
   assert.equal(parseTime('yesterday'), null);
   assert.equal(parseTime('22-Foo-2026'), null);
 });
+
+test('every month reads as its three-letter English name and round-trips through the search (no ICU "Sept")', () => {
+  const names = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  for (let month = 0; month < 12; month++) {
+    const t = Date.UTC(2026, month, 22, 13, 4, 59);
+    const shown = formatTime(t);
+    assert.equal(shown, `22-${names[month]}-2026 13:04:59`);
+    assert.equal(parseTime(shown), t);
+    assert.match(formatTime(t, 'America/New_York'), new RegExp(`^22-${names[month]}-2026 0[89]:04:59$`));
+  }
+  assert.equal(formatTime(Date.UTC(2026, 8, 22, 0, 0, 0), 'Asia/Tokyo'), '22-Sep-2026 09:00:00');
+  assert.equal(formatTime(Date.UTC(2026, 11, 31, 23, 59, 59), 'Asia/Tokyo'), '01-Jan-2027 08:59:59');
+});

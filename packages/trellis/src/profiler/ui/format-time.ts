@@ -1,16 +1,20 @@
+/** Three-letter English month names, independent of ICU's locale data (`en-GB` says `Sept`). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** Numeric parts only: digits are the same in every build of ICU, month names are not. */
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
+    f = new Intl.DateTimeFormat('en-US', {
       timeZone,
-      day: '2-digit',
-      month: 'short',
+      day: 'numeric',
+      month: 'numeric',
       year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
       hourCycle: 'h23',
     });
     formatters.set(timeZone, f);
@@ -18,14 +22,19 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+const pad = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
 /** The seed's profile time: day-monthname-year hours:minutes:seconds, e.g. `22-Nov-2026 08:05:09`. */
 export function formatTime(epochMs: number, timeZone = 'UTC'): string {
-  const parts: Record<string, string> = {};
-  for (const { type, value } of formatter(timeZone).formatToParts(new Date(epochMs))) parts[type] = value;
-  return `${parts.day}-${parts.month}-${parts.year} ${parts.hour}:${parts.minute}:${parts.second}`;
+  const date = new Date(epochMs);
+  let [year, month, day, hour, minute, second] = [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()];
+  if (timeZone !== 'UTC') {
+    const parts: Record<string, number> = {};
+    for (const { type, value } of formatter(timeZone).formatToParts(date)) parts[type] = Number(value);
+    [year, month, day, hour, minute, second] = [parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!];
+  }
+  return `${pad(day)}-${MONTHS[month]}-${year} ${pad(hour)}:${pad(minute)}:${pad(second)}`;
 }
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
  * Reads a search bound: epoch ms, ISO 8601 (`2026-11-22`, `2026-11-22T08:05`, with or without a
