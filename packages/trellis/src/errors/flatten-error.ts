@@ -19,7 +19,7 @@ function className(error: unknown): string {
 /** Drops the leading frames of HttpError's own constructor and factory: the throw site comes first. */
 function withoutFactoryFrames(frames: StackFrame[]): StackFrame[] {
   let i = 0;
-  while (i < frames.length && frames[i]!.file.endsWith('kernel/http-error.ts')) i++;
+  while (i < frames.length && /kernel\/http-error\.[jt]s$/.test(frames[i]!.file)) i++;
   return i < frames.length ? frames.slice(i) : frames;
 }
 

@@ -7,6 +7,7 @@ import { plainSnapshot } from './plain-snapshot.ts';
 import { pushFacts } from './snapshot-facts.ts';
 import type { WriterLog } from './profile-writer.ts';
 import type { RetentionOptions } from './storage/profile-storage.ts';
+import { siblingModule } from './sibling-module.ts';
 
 /** What the profiler thread is started with. */
 export interface ProfilerThreadData extends BuildOptions {
@@ -90,7 +91,7 @@ export class ThreadProfileSink implements ProfileSink {
 
   constructor(data: ProfilerThreadData, log: WriterLog) {
     this.#log = log;
-    this.#worker = new Worker(new URL('./profiler-thread.ts', import.meta.url), {
+    this.#worker = new Worker(siblingModule('profiler-thread', import.meta.url), {
       workerData: data,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SqliteBatchSink } from './sqlite-batch-sink.ts';
 import type { ProfileRow } from './sqlite-profile-inserter.ts';
+import { siblingModule } from '../sibling-module.ts';
 
 export type WriterRequest =
   | { readonly type: 'insert'; readonly id: number; readonly rows: readonly ProfileRow[]; readonly cutoff: number; readonly now: number }
@@ -34,7 +35,7 @@ export class ThreadBatchSink implements SqliteBatchSink {
   readonly batching = true;
 
   constructor(path: string, maxProfiles: number, batchWindowMs = 10) {
-    this.#worker = new Worker(new URL('./sqlite-writer-thread.ts', import.meta.url), { workerData: { path, maxProfiles, batchWindowMs } });
+    this.#worker = new Worker(siblingModule('sqlite-writer-thread', import.meta.url), { workerData: { path, maxProfiles, batchWindowMs } });
     this.#worker.unref();
     const settle = (reply: WriterReply) => {
       const waiting = this.#waiting.get(reply.id);
