@@ -1,6 +1,7 @@
 // Trellis as users get it: built, packed, installed from the tarball into a directory outside this
 // repository (no workspace links), and run on plain Node, which refuses to strip types inside
-// node_modules: only the built JavaScript can answer here.
+// node_modules: only the built JavaScript can answer here. The profile store is a file, so the
+// profiler thread (a worker started from its built module) stores what the page then shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -29,7 +30,7 @@ test('npm pack gives a tarball that installs outside the workspace and serves re
 
   writeFileSync(join(dir, 'main.js'), `
 import { createApp, loadConfig } from 'trellis';
-const app = await createApp({ config: loadConfig({ DATABASE_URL: 'sqlite::memory:', PROFILER_DSN: 'sqlite::memory:', LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(32) }) });
+const app = await createApp({ config: loadConfig({ DATABASE_URL: 'sqlite::memory:', PROFILER_DSN: 'sqlite:profiles.db', LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(32) }) });
 const missing = await app.inject({ method: 'GET', url: '/robots.txt', headers: { accept: 'application/json' } });
 const docs = await app.inject({ method: 'GET', url: '/docs.json' });
 await app.profiler.settled();
