@@ -30,7 +30,7 @@ test('npm init trellis, then npm install && npm start and npm test, from tarball
   const created = execFileSync(process.execPath, [bin, 'my-api', '--trellis', trellis], { cwd: dir, encoding: 'utf8', env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   assert.match(created, /^Created my-api \(\d+ files\)\.\n\nNext:\n {2}cd my-api\n {2}npm install && npm start\n {2}npm test\n$/);
   const project = join(dir, 'my-api');
-  for (const file of ['.gitignore', '.env.example', 'README.md', 'migrations/001-initial-schema.ts', 'src/commands/create-user.ts', 'test/tasks.test.ts']) {
+  for (const file of ['.gitignore', '.env.example', 'README.md', 'migrations/001-initial-schema.ts', 'src/app.ts', 'test/tasks.test.ts']) {
     assert.ok(existsSync(join(project, file)), `${file} is scaffolded`);
   }
   const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
@@ -44,6 +44,8 @@ test('npm init trellis, then npm install && npm start and npm test, from tarball
   const tested = npm(['test'], project);
   assert.match(tested, /ℹ pass 2\nℹ fail 0\n/);
 
+  assert.match(npm(['run', 'migrate'], project), /applied {2}001-initial-schema\n/);
+  assert.match(npm(['run', 'migrate'], project), /Nothing to apply: the schema is up to date\.\n/);
   const user = npm(['run', 'user:create', '--', '--email', 'admin@example.test', '--password', 'correct horse battery', '--role', 'ROLE_ADMIN'], project);
   assert.match(user, /Created admin@example\.test with ROLE_USER, ROLE_ADMIN\./);
 

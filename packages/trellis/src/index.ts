@@ -42,6 +42,7 @@ export { mergePatch } from './formats/merge-patch.ts';
 export { openDatabase, isPostgres, type Database, type OpenDatabaseOptions } from './data/database.ts';
 export { NodeSqliteDialect } from './data/node-sqlite-dialect.ts';
 export { migrate } from './data/migrate.ts';
+export { migrationsIn } from './data/migrations-in.ts';
 
 // security (issue: security firewall and CORS)
 export type { User } from './security/user.ts';

@@ -1,12 +1,17 @@
-import { createApp, migrate, type CreateAppOptions, type Database } from 'trellis';
+import { createApp, migrate, migrationsIn, type CreateAppOptions, type Database } from 'trellis';
 import type { FastifyInstance } from 'fastify';
-import { migrations } from '../migrations/index.ts';
 import { Task } from './resources/task.ts';
 import { seedIfEmpty } from './seed.ts';
 
-/** The API on a database: migrated, seeded when empty. `npm start` and the tests both build it here. */
+// What the `trellis` command reads (package.json: "trellis": { "app": "src/app.ts" }): `trellis
+// serve` (npm start) applies the files in migrations/, runs the seed and serves these resources.
+export const name = '{{title}}';
+export const resources = [Task];
+export const seed = seedIfEmpty;
+
+/** The app on a database, migrated and seeded, as `trellis serve` builds it: the tests use this. */
 export async function buildApp(options: Omit<CreateAppOptions, 'resources' | 'database'> & { database: Database }): Promise<FastifyInstance> {
-  await migrate(options.database, migrations);
+  await migrate(options.database, await migrationsIn(new URL('../migrations/', import.meta.url)));
   await seedIfEmpty(options.database);
-  return createApp({ name: '{{title}}', ...options, resources: [Task] });
+  return createApp({ name, ...options, resources });
 }

@@ -32,6 +32,11 @@ export class RouteMap {
     }
   }
 
+  /** Every route pattern with its methods, sorted as in `Allow` (for `trellis routes`). */
+  entries(): { path: string; methods: string[] }[] {
+    return [...this.#methodsByPath].map(([path, set]) => ({ path, methods: [...set].sort((a, b) => rank(a) - rank(b)) }));
+  }
+
   /** The methods allowed on a concrete path, sorted, or null when no route has that path. */
   allowedMethods(path: string): string[] | null {
     let found;

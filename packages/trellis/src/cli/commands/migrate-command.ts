@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { Migrator } from 'kysely';
+import { openDatabase } from '../../data/database.ts';
+import { cliConfig, loadEnv } from '../cli-config.ts';
+import { CliError } from '../cli-error.ts';
+import { projectMigrations } from '../migration-source.ts';
+import { findProject } from '../project.ts';
+import type { Output } from '../output.ts';
+
+/**
+ * `trellis migrate` applies what is pending; `trellis migrate:status` lists every migration.
+ * Kysely's Migrator holds its lock table for the run (a row lock in a transaction on PostgreSQL),
+ * so processes that start together apply each migration once.
+ */
+export function migrateCommands(program: Command, out: Output): void {
+  program
+    .command('migrate')
+    .description('apply the pending migrations to DATABASE_URL')
+    .option('--app <module>', 'the app module (default: package.json "trellis.app")')
+    .action(async (options: { app?: string }) => {
+      await withMigrator(options.app, async (migrator) => {
+        const { error, results = [] } = await migrator.migrateToLatest();
+        for (const r of results) out.line(`${r.status === 'Success' ? out.green('applied') : out.red(r.status.toLowerCase())}  ${r.migrationName}`);
+        if (error) {
+          const failed = results.find((r) => r.status === 'Error')?.migrationName;
+          throw new CliError('migration_failed', `Migration ${failed ? `"${failed}" ` : ''}failed: ${(error as Error).message ?? String(error)}`);
+        }
+        if (results.length === 0) out.line('Nothing to apply: the schema is up to date.');
+      });
+    });
+  program
+    .command('migrate:status')
+    .description('list the migrations and whether each is applied')
+    .option('--app <module>', 'the app module')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { app?: string; json?: boolean }) => {
+      await withMigrator(options.app, async (migrator) => {
+        const list = (await migrator.getMigrations()).map((m) => ({ name: m.name, appliedAt: m.executedAt?.toISOString() ?? null }));
+        if (options.json) return out.json(list);
+        out.table(['migration', 'applied'], list.map((m) => [m.name, m.appliedAt ?? out.yellow('pending')]));
+      });
+    });
+}
+
+async function withMigrator(app: string | undefined, run: (migrator: Migrator) => Promise<void>): Promise<void> {
+  const project = findProject(process.cwd(), app);
+  const config = cliConfig(loadEnv(project.root));
+  const mod = await project.load();
+  const db = openDatabase(config.databaseUrl);
+  try {
+    const migrations = await projectMigrations(project, mod);
+    await run(new Migrator({ db, provider: { getMigrations: async () => migrations } }));
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CliError } from '../cli-error.ts';
+import { declaredApp } from '../declared-app.ts';
+import { findProject } from '../project.ts';
+import type { Output } from '../output.ts';
+
+/** `trellis openapi [--yaml] [--production] [--output file]`: the document the app serves at /docs.json. */
+export function openapiCommand(program: Command, _out: Output): void {
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document (built from the declarations; nothing is opened)')
+    .option('--yaml', 'YAML instead of JSON')
+    .option('--production', 'the production configuration\'s document (no HTTP Basic scheme)')
+    .option('-o, --output <file>', 'write to a file instead of standard output')
+    .option('--app <module>', 'the app module')
+    .action(async (options: { yaml?: boolean; production?: boolean; output?: string; app?: string }) => {
+      const mod = await findProject(process.cwd(), options.app).load();
+      const declared = await declaredApp(mod, options.production);
+      try {
+        const url = options.yaml ? '/docs.yaml' : '/docs.json';
+        const res = await declared.app.inject({ method: 'GET', url });
+        if (res.statusCode !== 200) throw new CliError('openapi_failed', `GET ${url} answered ${res.statusCode}.`);
+        const text = options.yaml ? res.body : `${JSON.stringify(res.json(), null, 2)}\n`;
+        if (options.output) writeFileSync(resolve(options.output), text);
+        else process.stdout.write(text);
+      } finally {
+        await declared.close();
+      }
+    });
+}

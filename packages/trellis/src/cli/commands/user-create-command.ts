@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { openDatabase } from '../../data/database.ts';
+import { hashPassword } from '../../security/password.ts';
+import { cliConfig, loadEnv } from '../cli-config.ts';
+import { CliError } from '../cli-error.ts';
+import { findProject } from '../project.ts';
+import type { Output } from '../output.ts';
+
+const ROLE = /^ROLE_[A-Z0-9_]+$/;
+
+/**
+ * `trellis user:create --email … [--role ROLE_ADMIN]`: a row in the `users` table the firewall
+ * reads. The password comes from TRELLIS_PASSWORD or --password (which shells keep in history).
+ */
+export function userCreateCommand(program: Command, out: Output): void {
+  program
+    .command('user:create')
+    .description('add a user who can sign in at POST /auth')
+    .requiredOption('--email <email>', 'the identifier to sign in with')
+    .option('--password <password>', 'the password (or set TRELLIS_PASSWORD, kept out of shell history)')
+    .option('--role <role...>', 'roles besides ROLE_USER, e.g. ROLE_ADMIN', [])
+    .option('--app <module>', 'the app module')
+    .action(async (options: { email: string; password?: string; role: string[]; app?: string }) => {
+      const password = options.password ?? process.env.TRELLIS_PASSWORD;
+      if (!password) throw new CliError('password_missing', 'Give the password with --password or TRELLIS_PASSWORD.', 2);
+      if (password.length < 8) throw new CliError('password_short', 'The password must be at least 8 characters long.', 2);
+      const bad = options.role.find((r) => !ROLE.test(r));
+      if (bad !== undefined) throw new CliError('role_invalid', `"${bad}" is not a role: roles look like ROLE_ADMIN.`, 2);
+      const project = findProject(process.cwd(), options.app);
+      const config = cliConfig(loadEnv(project.root));
+      const db = openDatabase(config.databaseUrl);
+      try {
+        const roles = [...new Set(['ROLE_USER', ...options.role])];
+        const taken = await db.selectFrom('users').select('id').where('email', '=', options.email).executeTakeFirst();
+        if (taken) throw new CliError('user_exists', `A user ${options.email} exists already.`);
+        await db.insertInto('users').values({ email: options.email, password_hash: await hashPassword(password), roles: JSON.stringify(roles) }).execute();
+        out.line(`Created ${options.email} with ${roles.join(', ')}.`);
+      } catch (error) {
+        if (error instanceof CliError) throw error;
+        throw new CliError('user_create_failed', `Could not create the user: ${(error as Error).message} (has "trellis migrate" run?)`);
+      } finally {
+        await db.destroy();
+      }
+    });
+}

@@ -1,0 +1,31 @@
+// The `trellis` command: serve, migrations, users, OpenAPI and routes of the project in the current
+// directory (the nearest package.json with a "trellis": { "app": … } field).
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { CliError } from './cli-error.ts';
+import { makeMigrationCommand } from './commands/make-migration-command.ts';
+import { migrateCommands } from './commands/migrate-command.ts';
+import { openapiCommand } from './commands/openapi-command.ts';
+import { routesCommand } from './commands/routes-command.ts';
+import { serveCommand } from './commands/serve-command.ts';
+import { userCreateCommand } from './commands/user-create-command.ts';
+import { createOutput } from './output.ts';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const out = createOutput();
+const program = new Command('trellis')
+  .description('Trellis: run and inspect a hypermedia API')
+  .version(version)
+  .showHelpAfterError('(trellis --help lists the commands)')
+  .exitOverride();
+for (const register of [serveCommand, migrateCommands, makeMigrationCommand, userCreateCommand, openapiCommand, routesCommand]) register(program, out);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exitCode = error.exitCode;
+  else if (error instanceof CliError) {
+    process.stderr.write(`${out.red('error')} ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  } else throw error;
+}

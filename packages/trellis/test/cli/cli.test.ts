@@ -1,0 +1,154 @@
+// The `trellis` command against the bookshop (its package.json names its app module) and a
+// throwaway project, as a user runs it: a process, its output and its exit status.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const BIN = fileURLToPath(new URL('../../bin/trellis.js', import.meta.url));
+const BOOKSHOP = fileURLToPath(new URL('../../../../examples/bookshop/', import.meta.url));
+const { NODE_TEST_CONTEXT: _child, ...inherited } = process.env;
+const ENV = { ...inherited, NODE_OPTIONS: '--conditions=trellis-source', NO_COLOR: '1', LOG_LEVEL: 'silent' };
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function trellis(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, env: { ...ENV, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('trellis routes and openapi (declarations only)', () => {
+  test('routes --json names each operation and its rules', async () => {
+    const run = await trellis(['routes', '--json'], BOOKSHOP);
+    assert.equal(run.code, 0, run.stderr);
+    const rows = JSON.parse(run.stdout) as { method: string; path: string; operation: string | null; security: string | null; securityPostDenormalize: string | null }[];
+    assert.deepEqual(rows.find((r) => r.path === '/reviews' && r.method === 'POST'), { method: 'POST', path: '/reviews', operation: 'Review.post', security: 'ROLE_USER', securityPostDenormalize: 'authoredByUser()' });
+    assert.deepEqual(rows.find((r) => r.path === '/books/:id' && r.method.startsWith('GET')), { method: 'GET|HEAD', path: '/books/:id', operation: 'Book.get', security: null, securityPostDenormalize: null });
+    assert.ok(rows.some((r) => r.path === '/_profiler/:token'), 'the debug configuration has the profiler');
+  });
+
+  test('routes --production has no profiler', async () => {
+    const run = await trellis(['routes', '--production', '--json'], BOOKSHOP);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((JSON.parse(run.stdout) as { path: string }[]).filter((r) => r.path.startsWith('/_profiler')).length, 0);
+  });
+
+  test('routes prints an aligned table', async () => {
+    const run = await trellis(['routes'], BOOKSHOP);
+    assert.match(run.stdout, /^method {4}path {2,}operation {2,}security {2,}after deserialisation\n/);
+    assert.match(run.stdout, /\nPOST {6}\/reviews {2,}Review\.post {2,}ROLE_USER {2,}authoredByUser\(\)\n/);
+  });
+
+  test('openapi prints the document /docs.json serves, --yaml the YAML one', async () => {
+    const json = await trellis(['openapi'], BOOKSHOP);
+    assert.equal(json.code, 0, json.stderr);
+    const doc = JSON.parse(json.stdout) as { openapi: string; paths: Record<string, unknown> };
+    assert.match(doc.openapi, /^3\.1\./);
+    assert.ok('/books/{id}' in doc.paths);
+    const yaml = await trellis(['openapi', '--yaml'], BOOKSHOP);
+    assert.match(yaml.stdout, /^openapi: 3\.1\.\d+\n/);
+  });
+});
+
+describe('trellis migrate, migrate:status, user:create on a fresh database', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'trellis-cli-'));
+    env = { DATABASE_URL: `sqlite:${join(dir, 'data.db')}` };
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('status lists the migration as pending, migrate applies it once', async () => {
+    const pending = await trellis(['migrate:status', '--json'], BOOKSHOP, env);
+    assert.deepEqual(JSON.parse(pending.stdout), [{ name: '001-initial-schema', appliedAt: null }]);
+    const first = await trellis(['migrate'], BOOKSHOP, env);
+    assert.equal(first.stdout, 'applied  001-initial-schema\n');
+    const again = await trellis(['migrate'], BOOKSHOP, env);
+    assert.equal(again.stdout, 'Nothing to apply: the schema is up to date.\n');
+    const status = await trellis(['migrate:status'], BOOKSHOP, env);
+    assert.match(status.stdout, /^migration {11}applied\n001-initial-schema {2}\d{4}-\d\d-\d\dT/);
+  });
+
+  test('user:create adds a user once, with ROLE_USER and the roles asked for', async () => {
+    const created = await trellis(['user:create', '--email', 'ops@example.test', '--role', 'ROLE_ADMIN'], BOOKSHOP, { ...env, TRELLIS_PASSWORD: 'a long password' });
+    assert.equal(created.stdout, 'Created ops@example.test with ROLE_USER, ROLE_ADMIN.\n');
+    const twice = await trellis(['user:create', '--email', 'ops@example.test'], BOOKSHOP, { ...env, TRELLIS_PASSWORD: 'a long password' });
+    assert.deepEqual([twice.code, twice.stderr], [1, 'error A user ops@example.test exists already.\n']);
+  });
+
+  test('user:create refuses a short password, a bad role and no password, with status 2', async () => {
+    for (const [args, message] of [
+      [['--password', 'short'], 'The password must be at least 8 characters long.'],
+      [['--password', 'long enough', '--role', 'admin'], '"admin" is not a role: roles look like ROLE_ADMIN.'],
+      [[], 'Give the password with --password or TRELLIS_PASSWORD.'],
+    ] as const) {
+      const run = await trellis(['user:create', '--email', 'x@example.test', ...args], BOOKSHOP, env);
+      assert.deepEqual([run.code, run.stderr], [2, `error ${message}\n`]);
+    }
+  });
+});
+
+describe('trellis make:migration and errors outside a project', () => {
+  test('writes the next numbered file in the migrations folder', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'trellis-make-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', trellis: { app: 'src/app.ts' } }));
+    mkdirSync(join(dir, 'migrations'));
+    writeFileSync(join(dir, 'migrations', '007-older.ts'), 'export async function up() {}\n');
+    const run = await trellis(['make:migration', 'Add due date to Tasks!'], dir);
+    assert.equal(run.stdout, 'Created migrations/008-add-due-date-to-tasks.ts: fill in up() and down(), then run trellis migrate.\n');
+    assert.deepEqual(readdirSync(join(dir, 'migrations')), ['007-older.ts', '008-add-due-date-to-tasks.ts']);
+    assert.match(readFileSync(join(dir, 'migrations', '008-add-due-date-to-tasks.ts'), 'utf8'), /export async function up\(db: Kysely<any>\)/);
+    const empty = await trellis(['make:migration', '!!!'], dir);
+    assert.deepEqual([empty.code, empty.stderr], [2, 'error The migration name needs at least one letter or digit.\n']);
+  });
+
+  test('outside a project every command says how to make one', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'trellis-none-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const run = await trellis(['routes'], dir);
+    assert.deepEqual([run.code, run.stderr], [1, 'error No Trellis project here: add "trellis": { "app": "src/app.ts" } to package.json, or pass --app <module>.\n']);
+  });
+
+  test('an unknown command is a usage error', async () => {
+    const run = await trellis(['frobnicate'], BOOKSHOP);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /error: unknown command 'frobnicate'/);
+  });
+});
+
+test('trellis serve runs the app until SIGTERM', { timeout: 60_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-serve-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: BOOKSHOP, env: { ...ENV, LOG_LEVEL: 'info', PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data.db')}`, PROFILER_DSN: 'memory:' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => child.kill('SIGKILL'));
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c));
+  const base = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+  });
+  const res = await fetch(`${base}/books/1`, { headers: { accept: 'application/json' } });
+  assert.equal(res.status, 200, 'migrated and seeded before serving');
+  assert.equal(((await res.json()) as { id: number }).id, 1);
+  child.kill('SIGTERM');
+  const [code] = (await new Promise((resolve) => child.once('exit', (...a) => resolve(a)))) as [number];
+  assert.equal(code, 0);
+});
