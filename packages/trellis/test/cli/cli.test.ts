@@ -3,6 +3,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,6 +150,6 @@ test('trellis serve runs the app until SIGTERM', { timeout: 60_000 }, async (t) 
   assert.equal(res.status, 200, 'migrated and seeded before serving');
   assert.equal(((await res.json()) as { id: number }).id, 1);
   child.kill('SIGTERM');
-  const [code] = (await new Promise((resolve) => child.once('exit', (...a) => resolve(a)))) as [number];
+  const [code] = await once(child, 'exit');
   assert.equal(code, 0);
 });
