@@ -19,6 +19,8 @@ export const BUDGETS: readonly Budget[] = [
   { description: 'find p95 < 20 ms over the stored profiles', scenarios: ['profiler-find'], metric: /^find-p95-ms:/, op: '<', limit: 20, unit: 'ms' },
   { description: 'profile page render p95 < 30 ms', scenarios: ['profiler-page'], metric: /^page-p95-ms:/, op: '<', limit: 30, unit: 'ms' },
   { description: 'RSS growth < 50 MB between the low and high profiled request counts', scenarios: ['profiler-rss'], metric: /^rss-growth-mb:/, op: '<', limit: 50, unit: 'MB' },
+  { description: 'start to first response ≤ 500 ms warm (built package, SQLite)', scenarios: ['startup'], metric: /^startup-warm-ms$/, op: '<', limit: 500, unit: 'ms' },
+  { description: 'start to first response ≤ 1.5 s on a fresh SQLite database (seed included)', scenarios: ['startup'], metric: /^startup-fresh-ms$/, op: '<', limit: 1500, unit: 'ms' },
 ];
 
 export type Outcome = { readonly skipped: string } | { readonly metrics: Readonly<Record<string, number>> };

@@ -8,6 +8,7 @@ import { bearerItem } from './bearer-item.ts';
 import { profilerFind } from './profiler-find.ts';
 import { profilerRss } from './profiler-rss.ts';
 import { profilerPage } from './profiler-page.ts';
+import { startup } from './startup.ts';
 
 /** Every scenario, in the order a full run takes them. */
-export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, getItem, getCollection, postValidation, bearerItem, profilerFind, profilerPage, profilerRss];
+export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, getItem, getCollection, postValidation, bearerItem, profilerFind, profilerPage, profilerRss, startup];

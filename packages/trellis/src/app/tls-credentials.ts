@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
-import { generate } from 'selfsigned';
 import { ConfigError, type TrellisConfig } from './config.ts';
 
 export interface TlsCredentials {
@@ -42,6 +41,8 @@ export async function tlsCredentials(config: TrellisConfig, varDir = 'var'): Pro
     }
   }
   const notAfterDate = new Date(Date.now() + 365 * 86400_000);
+  // Loaded here, not at the top: only HTTPS=1 needs it, and it is ~70 ms of every start.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keySize: 2048,
     notAfterDate,
