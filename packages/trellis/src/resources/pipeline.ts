@@ -7,6 +7,7 @@ import { checkAccess } from '../security/check-access.ts';
 import type { Database } from '../data/database.ts';
 import { etagOf, ifMatchPasses, noneMatch } from './conditional.ts';
 import { denormalize, validationFailed } from './denormalize.ts';
+import { enforceEmbeddedAccess } from './embedded-access.ts';
 import { FormatNegotiator, splitExtension } from './format-negotiator.ts';
 import { InputValidator } from './input-validator.ts';
 import { apiDocumentationLink, paginationLinks } from './link-header.ts';
@@ -191,6 +192,7 @@ export class OperationPipeline {
         return reply.code(op.status === 200 ? 204 : op.status).send();
       }
       const embedded = ctx.embed.size > 0;
+      if (embedded) await enforceEmbeddedAccess(request, op.resource, page !== null ? page.items : data === null ? [] : [data as Item], ctx.embed);
       let body: string;
       if (page !== null) {
         const links = ctx.pagination.enabled ? pageLinks(op.resource.path, searchOf(request.url), ctx.pagination, page.totalItems, page.items.length) : null;
