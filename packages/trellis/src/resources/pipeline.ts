@@ -8,6 +8,7 @@ import type { Database } from '../data/database.ts';
 import { etagOf, ifMatchPasses, noneMatch } from './conditional.ts';
 import { denormalize, validationFailed } from './denormalize.ts';
 import { enforceEmbeddedAccess } from './embedded-access.ts';
+import { knownQuery } from './known-query.ts';
 import { FormatNegotiator, splitExtension } from './format-negotiator.ts';
 import { InputValidator } from './input-validator.ts';
 import { apiDocumentationLink, paginationLinks } from './link-header.ts';
@@ -195,7 +196,7 @@ export class OperationPipeline {
       if (embedded) await enforceEmbeddedAccess(request, op.resource, page !== null ? page.items : data === null ? [] : [data as Item], ctx.embed);
       let body: string;
       if (page !== null) {
-        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, searchOf(request.url), ctx.pagination, page.totalItems, page.items.length) : null;
+        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, knownQuery(op.resource, searchOf(request.url)), ctx.pagination, page.totalItems, page.items.length) : null;
         const value: Representation = { kind: 'collection', items: page.items, totalItems: page.totalItems, links, itemsPerPage: ctx.pagination.itemsPerPage };
         body = format.encode(value, { resource: op.resource, embedded });
         if (links !== null && format.name === 'json') reply.header('link', `${apiDocumentationLink(request)}, ${paginationLinks(request, links)}`);
