@@ -25,3 +25,8 @@ test('loopback', () => {
   assert.equal(isLoopback('::ffff:127.0.0.1'), true);
   assert.equal(isLoopback('10.0.0.1'), false);
 });
+
+test('loopback is decided on the address, never on a string prefix', () => {
+  for (const a of ['127.255.0.9', '::ffff:127.8.9.1', '0:0:0:0:0:0:0:1']) assert.equal(isLoopback(a), true, a);
+  for (const a of ['127.evil.example', '127.0.0.1:80', '127.', '127.0.0.1.example', '<script>', '', '::2', '::ffff:128.0.0.1', '1270.0.0.1']) assert.equal(isLoopback(a), false, a);
+});

@@ -9,9 +9,18 @@ export function toIpv4Form(address: string): string {
   return address;
 }
 
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * Whether an address is loopback (127.0.0.0/8, ::1, and their v4-mapped forms), compared as an
+ * address: `127.evil.example` or `127.0.0.1:80` are not addresses, so not loopback.
+ */
 export function isLoopback(address: string): boolean {
   const a = toIpv4Form(address);
-  return a.startsWith('127.') || a === '::1';
+  const family = isIP(a);
+  return family !== 0 && LOOPBACK.check(a, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 /** Matches addresses against a list of IPs and CIDR ranges (validated by the config loader). */

@@ -54,6 +54,11 @@ export const errorCodes = {
     message: () =>
       'The request has both a trusted "Forwarded" header and a trusted "X-Forwarded-For" header, conflicting each other with different values.',
   },
+  invalid_forwarded_address: {
+    status: 400,
+    className: 'SuspiciousOperationException',
+    message: (p) => `The trusted "${p.header}" header names a client that is not an IP address: "${p.value}".`,
+  },
   malformed_url: {
     status: 400,
     className: 'BadRequestHttpException',

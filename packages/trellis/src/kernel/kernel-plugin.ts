@@ -6,7 +6,7 @@ import type { ErrorFormat } from '../errors/error-format.ts';
 import { handleError } from './error-handler.ts';
 import { jsonBodyParser } from './json-body-parser.ts';
 import type { RequestScope } from './request-scope.ts';
-import { RouteMap, routingError } from './routing-errors.ts';
+import { RouteMap, routingError, type RouteGate } from './routing-errors.ts';
 import type {} from '../security/user.ts';
 
 /** Shared kernel state, reachable as `app.trellis`. */
@@ -24,6 +24,16 @@ export interface TrellisContext {
 declare module 'fastify' {
   interface FastifyInstance {
     trellis: TrellisContext;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route's own access check, run once the client address is known (route-level onRequest,
+     * see profiler-plugin.ts). Where it refuses, the route does not exist for the request: the
+     * ordinary 404, and 404 rather than 405 for its other methods.
+     */
+    gate?: RouteGate;
+    /** Not recorded by the profiler (its own pages). */
+    unprofiled?: boolean;
   }
   interface FastifyRequest {
     /** Client address in IPv4 form, after trusted proxies (set in the guard phase). */
@@ -60,7 +70,7 @@ export const kernelPlugin = fp(
     app.decorateRequest('user', null);
 
     app.addHook('onRoute', (route) => {
-      routes.add(route.method, route.url);
+      routes.add(route.method, route.url, route.config?.gate);
     });
 
     app.removeContentTypeParser('application/json');

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.ts';
-import { forwardedFor, xForwardedFor } from '../http/forwarded.ts';
+import { ForwardedAddressError, forwardedFor, xForwardedFor } from '../http/forwarded.ts';
 import { toIpv4Form } from '../http/ip-matcher.ts';
 
 export interface GuardOptions {
@@ -27,6 +27,11 @@ function hostnameOf(host: string): string {
   return (colon >= 0 ? host.slice(0, colon) : host).toLowerCase();
 }
 
+/** A header sent several times reads as one comma-separated list (RFC 9110 §5.3). */
+function joined(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
 /**
  * The client address: the socket peer, or, when the peer is a trusted proxy, the nearest address
  * in the forwarding chain that is not itself a trusted proxy (RFC 7239 §5.2).
@@ -34,10 +39,19 @@ function hostnameOf(host: string): string {
 function resolveClientIp(request: FastifyRequest, options: GuardOptions): string {
   const peer = request.socket.remoteAddress ?? '';
   if (!options.isTrustedProxy(peer)) return toIpv4Form(peer);
-  const forwarded = request.headers.forwarded;
-  const xff = request.headers['x-forwarded-for'];
-  const fromForwarded = typeof forwarded === 'string' ? forwardedFor(forwarded) : [];
-  const fromXff = typeof xff === 'string' ? xForwardedFor(xff) : [];
+  const forwarded = joined(request.headers.forwarded);
+  const xff = joined(request.headers['x-forwarded-for']);
+  let fromForwarded: string[] = [];
+  let fromXff: string[] = [];
+  try {
+    // A trusted proxy's headers decide the client address, so one that names something other
+    // than an address (a script, a host name, an empty list) is a bad request, never a guess.
+    if (forwarded !== undefined) fromForwarded = forwardedFor(forwarded);
+    if (xff !== undefined) fromXff = xForwardedFor(xff);
+  } catch (error) {
+    if (!(error instanceof ForwardedAddressError)) throw error;
+    throw HttpError.of('invalid_forwarded_address', { header: error.header, value: error.value.slice(0, 100) });
+  }
   if (fromForwarded.length > 0 && fromXff.length > 0 && fromForwarded.map(toIpv4Form).join(',') !== fromXff.map(toIpv4Form).join(',')) {
     throw HttpError.of('conflicting_forwarded_headers');
   }

@@ -1,6 +1,7 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.ts';
+import { requestPath, routedPathOf } from './routed-path.ts';
 
 /** The order methods are listed in an Allow header, whatever order routes were declared in. */
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'];
@@ -14,31 +15,47 @@ const rank = (m: string) => {
  * unmatched method with a 404; RFC 9110 §15.5.6 wants a 405 listing the methods the target does
  * support, so on a miss we look the path up here to tell the two apart.
  */
+/** A route's own access check: false means the route does not exist for this request. */
+export type RouteGate = (request: FastifyRequest) => boolean;
+
+interface RouteEntry {
+  readonly methods: Set<string>;
+  gate: RouteGate | null;
+}
+
 export class RouteMap {
   readonly #router = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true });
-  readonly #methodsByPath = new Map<string, Set<string>>();
+  readonly #byPath = new Map<string, RouteEntry>();
 
-  add(methods: string | readonly string[], path: string): void {
-    let set = this.#methodsByPath.get(path);
-    if (!set) {
-      set = new Set();
-      this.#methodsByPath.set(path, set);
-      this.#router.on('GET', path, () => undefined, set);
+  /**
+   * `gate`: the route's access check (route config `gate`, e.g. the profiler's); where it refuses
+   * a request the path does not exist for it: 404, never a 405 whose Allow would reveal it.
+   */
+  add(methods: string | readonly string[], path: string, gate?: RouteGate): void {
+    let entry = this.#byPath.get(path);
+    if (!entry) {
+      entry = { methods: new Set(), gate: null };
+      this.#byPath.set(path, entry);
+      this.#router.on('GET', path, () => undefined, entry);
     }
+    if (gate) entry.gate = gate;
     for (const m of typeof methods === 'string' ? [methods] : methods) {
-      set.add(m.toUpperCase());
+      entry.methods.add(m.toUpperCase());
       // RFC 9110 §9.3.2: HEAD is answered wherever GET is (Fastify exposes HEAD routes for GET).
-      if (m.toUpperCase() === 'GET') set.add('HEAD');
+      if (m.toUpperCase() === 'GET') entry.methods.add('HEAD');
     }
   }
 
   /** Every route pattern with its methods, sorted as in `Allow` (for `trellis routes`). */
   entries(): { path: string; methods: string[] }[] {
-    return [...this.#methodsByPath].map(([path, set]) => ({ path, methods: [...set].sort((a, b) => rank(a) - rank(b)) }));
+    return [...this.#byPath].map(([path, entry]) => ({ path, methods: [...entry.methods].sort((a, b) => rank(a) - rank(b)) }));
   }
 
-  /** The methods allowed on a concrete path, sorted, or null when no route has that path. */
-  allowedMethods(path: string): string[] | null {
+  /**
+   * The methods allowed on a concrete path (as routed: kernel/routed-path.ts), sorted, or null when
+   * no route has that path or its gate refuses `request`.
+   */
+  allowedMethods(path: string, request?: FastifyRequest): string[] | null {
     let found;
     try {
       found = this.#router.find('GET', path);
@@ -46,13 +63,10 @@ export class RouteMap {
       return null;
     }
     if (!found) return null;
-    return [...(found.store as Set<string>)].sort((a, b) => rank(a) - rank(b));
+    const entry = found.store as RouteEntry;
+    if (entry.gate !== null && (request === undefined || !entry.gate(request))) return null;
+    return [...entry.methods].sort((a, b) => rank(a) - rank(b));
   }
-}
-
-export function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
 }
 
 /**
@@ -60,9 +74,10 @@ export function pathOf(url: string): string {
  * otherwise. Each carries a routing-level cause, so debug pages show a chain of two exceptions.
  */
 export function routingError(request: FastifyRequest, routes: RouteMap): HttpError {
-  const path = pathOf(request.url);
+  // The message names the path as sent (Symfony's path info); the decision uses the routed one.
+  const path = requestPath(request.url);
   const method = request.method;
-  const allowed = routes.allowedMethods(path);
+  const allowed = routes.allowedMethods(routedPathOf(request), request);
   if (allowed && !allowed.includes(method)) {
     const allow = allowed.join(', ');
     const cause = HttpError.of('routing_method_not_allowed', { method, path, allow });

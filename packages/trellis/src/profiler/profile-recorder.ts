@@ -18,9 +18,6 @@ export interface RecorderOptions extends BuildOptions {
   readonly collectors: readonly DataCollector[];
 }
 
-/** The profiler's own pages are never profiled (they would bury what they show). */
-export const PROFILER_PATH = /^\/_profiler(?:[/?]|$)/;
-
 /** A CORS preflight (Fetch standard §3.2.2): answered before profiling and never recorded. */
 function isPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
@@ -85,7 +82,9 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   ];
 
   app.addHook('onRequest', (request, _reply, done) => {
-    if (PROFILER_PATH.test(request.url) || isPreflight(request)) return done();
+    // The profiler's own pages are marked on their routes (profiler-routes.ts): decided on what was
+    // routed, never on a URL pattern. Unknown paths under /_profiler are ordinary 404s, recorded.
+    if (request.routeOptions.config?.unprofiled === true || isPreflight(request)) return done();
     const startTime = Date.now();
     const start = performance.now();
     let token: string;

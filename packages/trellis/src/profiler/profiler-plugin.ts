@@ -1,13 +1,11 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
-import type { HttpError } from '../kernel/http-error.ts';
-import { RouteMap, routingError } from '../kernel/routing-errors.ts';
 import { accessGate } from './access-gate.ts';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import type { DataCollector } from './data-collector.ts';
 import { InProcessProfileSink } from './in-process-profile-sink.ts';
-import { PROFILER_PATH, recordProfiles } from './profile-recorder.ts';
+import { recordProfiles } from './profile-recorder.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { profilerRoutes } from './profiler-routes.ts';
 import { isThreadLocal, openProfileStorage } from './storage/open-profile-storage.ts';
@@ -51,12 +49,6 @@ declare module 'fastify' {
   }
 }
 
-/** The error without stack frames, which would name the profiler's files in a debug error page. */
-function hidden(error: HttpError): HttpError {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) e.stack = `${e.name}: ${e.message}`;
-  return error;
-}
-
 /**
  * The request profiler (debug configuration only; `createApp` does not register it otherwise).
  * Records every request and its sub-requests as profiles (profile-recorder.ts), stores them after
@@ -84,14 +76,8 @@ export const profilerPlugin = fp(
         : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log);
     const recording = recordProfiles(app, { ...build, issuer, sink, collectors: opts.collectors ?? [] });
 
-    const mayOpen = accessGate(settings.allow);
-    // An empty route map makes routingError answer the plain 404 an unknown path gets, whatever the
-    // method: a client outside the gate cannot tell the profiler exists (no 405 with an Allow list).
-    const nowhere = new RouteMap();
-    app.addHook('preParsing', (request, _reply, payload, done) => {
-      if (PROFILER_PATH.test(request.url) && !mayOpen(request.clientIp)) return done(hidden(routingError(request, nowhere)));
-      done(null, payload);
-    });
+    const gate = accessGate(settings.allow);
+    const mayOpen = (request: FastifyRequest) => gate(request.clientIp);
     // A profile stored as its snapshot is built with the collectors it would have been built with
     // when written: the built-in ones (the app's ran on the request thread; their data is in it).
     const read = async (token: string): Promise<Profile | null> => {
@@ -111,6 +97,7 @@ export const profilerPlugin = fp(
       settled: () => recording.settled(),
       panels: [...defaultPanels, ...(opts.panels ?? [])],
       timeZone: opts.timeZone ?? 'UTC',
+      mayOpen,
     });
 
     app.decorate('profiler', { storage, read, settled: () => recording.settled() } satisfies ProfilerHandle);

@@ -28,6 +28,8 @@ export interface ProfilerRoutesOptions {
   readonly settled: () => Promise<void>;
   readonly panels: readonly Panel[];
   readonly timeZone: string;
+  /** Who may open the profiler (access-gate.ts); every route carries it (see `guarded`). */
+  readonly mayOpen: (request: FastifyRequest) => boolean;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -40,6 +42,20 @@ const HTML = 'text/html; charset=utf-8';
  */
 export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOptions): void {
   const { storage, read, timeZone } = options;
+  // The gate is on each route, not on a URL pattern: it decides on exactly what the router
+  // matched, however the client spelled it (`/%5Fprofiler`, absolute form). A route-level
+  // onRequest runs after the app's, once the guard phase has settled the client address.
+  // `config.gate` also makes the route map answer 404, not 405, for its other methods.
+  // Refused, it answers through the app's not-found handler: the same 404 as a path that does not
+  // exist (the route map's gate turns what would be a 405 into that 404 too). From a fresh stack,
+  // so a debug trace shows no frame of this file.
+  const refuse = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (options.mayOpen(request)) done();
+    else process.nextTick(reply.callNotFound.bind(reply));
+  };
+  const page = { config: { gate: options.mayOpen, unprofiled: true }, onRequest: refuse };
+  // Symfony profiles these two (they carry an X-Debug-Token of their own).
+  const profiled = { config: { gate: options.mayOpen }, onRequest: refuse };
 
   /** `latest` is the newest main request: its sub-requests are reached from its page. */
   async function load(token: string): Promise<Profile | null> {
@@ -61,20 +77,20 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     await options.settled();
     return reply.type(HTML).send(searchPage(await storage.find(query), params, timeZone));
   }
-  app.get('/_profiler', listing);
-  app.get('/_profiler/', listing);
-  app.get('/_profiler/search', listing);
+  app.get('/_profiler', page, listing);
+  app.get('/_profiler/', page, listing);
+  app.get('/_profiler/search', page, listing);
 
-  app.get('/_profiler/search.json', async (request) => {
+  app.get('/_profiler/search.json', page, async (request) => {
     const query = toProfileQuery(searchParams(request.query));
     await options.settled();
     const results = await storage.find(query);
     return { count: results.length, results: results.map(summaryJson) };
   });
 
-  app.get('/_profiler/search_bar', async (request, reply) => reply.type(HTML).send(searchBar(searchParams(request.query)).toString()));
+  app.get('/_profiler/search_bar', page, async (request, reply) => reply.type(HTML).send(searchBar(searchParams(request.query)).toString()));
 
-  app.get<{ Params: { token: string }; Querystring: { panel?: string } }>('/_profiler/:token', async (request, reply) => {
+  app.get<{ Params: { token: string }; Querystring: { panel?: string } }>('/_profiler/:token', page, async (request, reply) => {
     const asJson = request.params.token.endsWith('.json');
     const token = asJson ? request.params.token.slice(0, -'.json'.length) : request.params.token;
     const profile = await load(token);
@@ -91,7 +107,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone }));
   });
 
-  app.get<{ Params: { token: string } }>('/_profiler/:token/exception', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/_profiler/:token/exception', profiled, async (request, reply) => {
     const { token } = request.params;
     const profile = await load(token);
     if (!profile) return reply.code(404).type(HTML).send(html`<p class="empty">${errorCodes.profiler_token_not_found.message({ token })}</p>`.toString());
@@ -101,6 +117,6 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     return reply.type(HTML).send(exceptionView(chain, logs).toString());
   });
 
-  app.get('/_profiler/:token/exception.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
+  app.get('/_profiler/:token/exception.css', profiled, async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
 
 }

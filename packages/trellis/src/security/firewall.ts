@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { pathOf } from '../kernel/routing-errors.ts';
+import { routedPathOf } from '../kernel/routed-path.ts';
 import { publish } from '../observe/channels.ts';
 import type { Authenticator } from './authenticator.ts';
 import { accessDenied, evaluateRule } from './evaluate-rule.ts';
@@ -35,7 +35,8 @@ export class Firewall {
     // Routing comes first (as in Symfony, whose router listener runs before the firewall): an
     // unknown path is a 404 for everyone, e.g. GET /admin/.env.
     if (request.is404) return null;
-    const path = pathOf(request.url);
+    // The path as routed (decoded, absolute form reduced): `/%61dmin` meets the `^/admin` rule.
+    const path = routedPathOf(request);
     if (this.#options.publicPaths.some((p) => p.test(path))) {
       publish('accessDecision', () => ({ request, attribute: 'PUBLIC_ACCESS', granted: true, stage: 'path' }));
       return null;

@@ -21,6 +21,9 @@ describe('profiler routes', () => {
   });
 
   test('/_profiler/<token>/exception is the exception panel body: chain, traces and log', async () => {
+    // Asked first: the exception page is itself profiled (as Symfony's is), so it becomes the latest.
+    const latest = await app.inject({ url: '/_profiler/latest/exception' });
+    assert.match(latest.headers['x-debug-token'] as string, /^[0-9a-f]{6}$/, 'the exception page has a profile of its own');
     const res = await app.inject({ url: `/_profiler/${failing}/exception` });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
@@ -30,7 +33,6 @@ describe('profiler routes', () => {
     assert.ok(res.body.includes('<span class="frame-fn">routingError</span>'));
     assert.ok(res.body.includes('NotFoundHttpException: &quot;No route found for &quot;GET /robots.txt&quot;&quot;'), 'the log');
     assert.doesNotMatch(res.body, /<html/);
-    const latest = await app.inject({ url: '/_profiler/latest/exception' });
     assert.equal(latest.body, res.body);
     const none = await app.inject({ url: `/_profiler/${ok}/exception` });
     assert.equal(none.statusCode, 200);

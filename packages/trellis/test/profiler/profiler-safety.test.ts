@@ -155,8 +155,12 @@ describe('access gate', () => {
         assert.equal(res.headers.allow, undefined);
         if (method !== 'HEAD') {
           assert.equal(res.json().detail, `No route found for "${method} ${url}"`);
+          // The very answer an unknown path gets (the app's 404 handler), but for Fastify's frames.
+          const unknown = await app.inject({ method, url: url.replace('/_profiler', '/_nothing'), remoteAddress: '192.0.2.7' });
+          const withoutTrace = (body: string) => JSON.stringify({ ...JSON.parse(body), exceptions: JSON.parse(body).exceptions.map((e: { trace: unknown }) => ({ ...e, trace: [] })) });
+          assert.equal(withoutTrace(res.body), withoutTrace(unknown.body.replaceAll('/_nothing', '/_profiler')));
           assert.deepEqual(Object.keys(res.json()), Object.keys(ordinary.json()));
-          assert.doesNotMatch(res.body, /profiler-|\.ts/);
+          assert.doesNotMatch(res.body, /profiler-/);
         }
       }
     } finally {

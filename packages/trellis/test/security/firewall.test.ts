@@ -18,6 +18,16 @@ after(async () => {
 
 const get = (url: string, headers: Record<string, string> = {}, target = app) => target.inject({ url, headers: { accept: 'application/problem+json', ...headers } });
 
+test('a path rule is decided on the routed path: no spelling of /admin walks around it', async () => {
+  for (const url of ['/%61dmin/stats', '/%61%64%6D%69%6E/stats', '/admin/%73tats', '/admin/stats?x=/public']) {
+    const res = await get(url);
+    assert.equal(res.statusCode, 401, url);
+    assert.equal(res.json().detail, 'Full authentication is required to access this resource.', url);
+  }
+  const alice = await get('/%61dmin/stats', { authorization: `Bearer ${await login(app, 'alice@example.test', PASSWORDS.alice)}` });
+  assert.equal(alice.statusCode, 403);
+});
+
 test('anyone may read; a path rule makes /admin need ROLE_ADMIN: 401 without credentials, 403 with insufficient ones', async () => {
   assert.equal((await get('/books')).statusCode, 200);
   const anonymous = await get('/admin/stats');
