@@ -1,46 +1,19 @@
 // The README's promise, checked as a process: `npm start` runs this entrypoint from the repo root.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const ENV = { ...process.env, PORT: '0', DATABASE_URL: 'sqlite::memory:', PROFILER_DSN: 'memory:', NODE_ENV: 'development', LOG_LEVEL: 'info' };
-
-function start(env: Record<string, string | undefined>): { child: ChildProcess; url: Promise<string>; output: () => string } {
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c));
-  child.stderr!.on('data', (c: Buffer) => (out += c));
-  const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening" line within 30 s:\n${out}`)), 30_000);
-    child.stdout!.on('data', () => {
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}:\n${out}`));
-    });
-  });
-  return { child, url, output: () => out };
-}
+import { ENV, MAIN, ROOT, startBookshop } from './bookshop-process.ts';
 
 describe('the bookshop process', () => {
-  let server: ReturnType<typeof start>;
+  let server: ReturnType<typeof startBookshop>;
   let base: string;
   before(async () => {
-    server = start(ENV);
+    server = startBookshop(ENV);
     base = await server.url;
   });
   after(async () => {
-    server.child.kill('SIGTERM');
-    await once(server.child, 'exit');
+    await server.stop();
   });
 
   test('serves on 127.0.0.1 in debug and answers /robots.txt with the exact 404, for browsers and API clients', async () => {

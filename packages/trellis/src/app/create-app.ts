@@ -84,7 +84,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   // The profiler opens its context before the guard, so a 400 from the guard is profiled too.
   if (config.debug && config.profiler.enabled) await app.register(profilerPlugin, { config, ...options.profiler });
   await app.register(guardPlugin, { config });
-  await app.register(requestLogPlugin, { debug: config.debug });
+  await app.register(requestLogPlugin, { debug: config.debug, redactKeys: config.profiler.redactKeys });
   // firewall: authentication and path rules (preValidation).
   await app.register(securityPlugin, { config, database, ...options.security });
   await app.register(entrypointPlugin, { name });

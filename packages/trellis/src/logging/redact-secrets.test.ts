@@ -17,3 +17,11 @@ test('secret-looking keys are redacted at any depth, other values kept', () => {
 test('the key list is configurable', () => {
   assert.deepEqual(redactSecrets({ pin: '1234', password: 'x' }, secretKeyMatcher(['pin'])), { pin: '[redacted]', password: 'x' });
 });
+
+test('past the depth limit a subtree is redacted whole, never kept', () => {
+  let deep: unknown = { token: 'deep-secret' };
+  for (let i = 0; i < 40; i++) deep = { level: deep };
+  const out = JSON.stringify(redactSecrets({ context: deep }));
+  assert.equal(out.includes('deep-secret'), false);
+  assert.match(out, /"level":"\[redacted\]"/);
+});

@@ -31,8 +31,12 @@ export function secretKeyMatcher(keys: readonly string[] = DEFAULT_SECRET_KEYS):
 
 const defaultMatcher = secretKeyMatcher();
 
+/** Past this depth a subtree is replaced whole: what is not looked into cannot be kept. */
+const MAX_DEPTH = 32;
+
 export function redactSecrets<T>(value: T, isSecret: (key: string) => boolean = defaultMatcher, depth = 0): T {
-  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_DEPTH) return REDACTED as T;
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, isSecret, depth + 1)) as T;
   if (Buffer.isBuffer(value) || value instanceof Date) return value;
   const out: Record<string, unknown> = {};

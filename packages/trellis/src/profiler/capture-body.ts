@@ -33,7 +33,7 @@ export function captureParsedBody(body: unknown, note: CapturedRequest['bodyNote
   if (note?.kind === 'binary') return { text: null, size: note.size, truncated: false, note: 'binary' };
   if (note?.kind === 'stream') return { text: null, size: 0, truncated: false, note: 'stream' };
   if (body === undefined || body === null) return { text: null, size: 0, truncated: false };
-  const text = typeof body === 'string' ? body : JSON.stringify(redaction.fields(body), null, 2);
+  const text = typeof body === 'string' ? redaction.text(body) : JSON.stringify(redaction.fields(body), null, 2);
   return { ...cut(text, maxBytes), size: Buffer.byteLength(text) };
 }
 

@@ -55,6 +55,8 @@ export interface SnapshotText {
   readonly profilerHeaders: boolean;
   /** Whether collectors on the request thread found secrets (they travel with the snapshot). */
   readonly secretsFound: boolean;
+  /** Whether the request body is text (see SnapshotFacts.textBody): always built. */
+  readonly textBody?: boolean;
 }
 
 /**
@@ -66,7 +68,7 @@ export interface SnapshotText {
  * snapshot may be stored as it is. A snapshot that says yes is built (and redacted) before storage.
  */
 export function mayHoldSecret(snapshot: SnapshotText, redactKeys: readonly string[]): boolean {
-  if (snapshot.secretsFound || !keysTestable(redactKeys)) return true;
+  if (snapshot.secretsFound || snapshot.textBody || !keysTestable(redactKeys)) return true;
   const text = snapshot.json.toLowerCase();
   if (CREDENTIAL_KEY.test(text)) return true;
   // Every key naming a fragment must be one redaction leaves alone: the profiler's headers in the

@@ -53,3 +53,23 @@ test('the profiler\'s own headers are shown, not taken for credentials', () => {
   });
   assert.equal(r.scrub('token a1b2c3'), 'token a1b2c3');
 });
+
+test('a text body is redacted as JSON when it parses, else as name=value pairs (forms, text/plain)', () => {
+  const r = new Redaction(DEFAULT_SECRET_KEYS);
+  assert.equal(r.text('email=a%40b.c&password=hunter22&remember=1'), 'email=a%40b.c&password=[redacted]&remember=1');
+  assert.equal(r.text('user=ann\r\npass%77ord=line-pass\r\nnote=x'), 'user=ann\r\npass%77ord=[redacted]\r\nnote=x');
+  assert.equal(r.text(' {"api_key":"k-998877","n":1}'), '{\n  "api_key": "[redacted]",\n  "n": 1\n}');
+  assert.equal(r.text('{"password":"unterminated'), '{"password":"unterminated', 'not JSON and no pair: kept, it names nothing');
+  assert.equal(r.text('just words, no secret'), 'just words, no secret');
+  assert.equal(r.scrub('echo: hunter22, line-pass, k-998877'), 'echo: [redacted], [redacted], [redacted]');
+});
+
+test('past the depth limit a subtree is redacted whole, never kept', () => {
+  let deep: unknown = { password: 'deep-secret', plain: 'x' };
+  for (let i = 0; i < 40; i++) deep = i % 2 ? { level: deep } : [deep];
+  const out = JSON.stringify(new Redaction(DEFAULT_SECRET_KEYS).fields({ body: deep }));
+  assert.equal(out.includes('deep-secret'), false);
+  assert.equal(out.includes('"[redacted]"'), true);
+  // Shallow data is kept as it was.
+  assert.deepEqual(new Redaction(DEFAULT_SECRET_KEYS).fields({ a: [{ b: 1 }] }), { a: [{ b: 1 }] });
+});

@@ -1,3 +1,4 @@
+import { redactPairs, redactQuery } from '../logging/redact-query.ts';
 import { REDACTED } from '../logging/redact-secrets.ts';
 
 /** Headers whose values are credentials whatever the configured key list says. */
@@ -7,6 +8,10 @@ const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-
  * fragment: redacting them hid the token on its own page and made every profile a scrubbing pass.
  */
 const PROFILER_HEADERS = new Set(['x-debug-token', 'x-debug-token-link']);
+/** How deep `fields` looks; deeper subtrees are redacted whole (see `fields`). */
+const MAX_DEPTH = 32;
+/** How deep `scrub` looks: profiles nest `fields`' output in a few levels of their own. */
+const MAX_SCRUB_DEPTH = 64;
 /** Shorter secrets are still redacted by key, but not hunted for inside free text. */
 const MIN_SCRUB_LENGTH = 4;
 
@@ -71,9 +76,13 @@ export class Redaction {
     return out;
   }
 
-  /** Deep copy with secret-named fields replaced. */
+  /**
+   * Deep copy with secret-named fields replaced. Past MAX_DEPTH levels a subtree is replaced
+   * whole: it is not looked into, so it cannot be kept.
+   */
   fields<T>(value: T, depth = 0): T {
-    if (depth > 32 || value === null || typeof value !== 'object') return value;
+    if (value === null || typeof value !== 'object') return value;
+    if (depth > MAX_DEPTH) return REDACTED as T;
     if (Array.isArray(value)) return value.map((v) => this.fields(v, depth + 1)) as T;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
@@ -87,32 +96,37 @@ export class Redaction {
 
   /** A URL with the values of secret-named query parameters replaced. */
   url(url: string): string {
-    const q = url.indexOf('?');
-    if (q < 0) return url;
-    const pairs = url
-      .slice(q + 1)
-      .split('&')
-      .map((pair) => {
-        const eq = pair.indexOf('=');
-        if (eq < 0) return pair;
-        let key = pair.slice(0, eq);
-        try {
-          key = decodeURIComponent(key.replaceAll('+', ' '));
-        } catch {
-          // A malformed escape stays as sent; it is matched as is.
-        }
-        if (!this.#isSecret(key) || eq === pair.length - 1) return pair;
-        this.#remember(pair.slice(eq + 1), key);
-        return `${pair.slice(0, eq)}=${REDACTED}`;
-      });
-    return `${url.slice(0, q)}?${pairs.join('&')}`;
+    return redactQuery(url, (name) => this.#isSecret(name), (value, name) => this.#remember(value, name));
+  }
+
+  /**
+   * A body that arrived as text (`text/plain`, a form, anything a parser left a string), with its
+   * secrets replaced: JSON is redacted field by field, `name=value&…` pairs by name. Text of any
+   * other shape is kept: redaction is by name, and such text names nothing.
+   */
+  text(body: string): string {
+    const trimmed = body.trimStart();
+    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+      try {
+        return JSON.stringify(this.fields(JSON.parse(body)), null, 2);
+      } catch {
+        // Not JSON after all: it may still be pairs.
+      }
+    }
+    if (!body.includes('=')) return body;
+    // A form may be sent with line breaks between pairs (text/plain forms, RFC 7578's ancestors).
+    return body
+      .split(/(\r?\n)/)
+      .map((line) => (line.includes('=') ? redactPairs(line, (name) => this.#isSecret(name.trim()), (value, name) => this.#remember(value, name)) : line))
+      .join('');
   }
 
   /** Deep copy with every remembered secret replaced inside strings and keys. */
   scrub<T>(value: T, depth = 0): T {
-    if (this.#seen.size === 0 || depth > 64) return value;
+    if (this.#seen.size === 0) return value;
     if (typeof value === 'string') return this.#scrubString(value) as T;
     if (value === null || typeof value !== 'object') return value;
+    if (depth > MAX_SCRUB_DEPTH) return REDACTED as T;
     if (Array.isArray(value)) return value.map((v) => this.scrub(v, depth + 1)) as T;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.#scrubString(k)] = this.scrub(v, depth + 1);

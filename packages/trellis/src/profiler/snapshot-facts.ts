@@ -22,6 +22,11 @@ export interface SnapshotFacts {
   readonly inherits: boolean;
   /** A request with sub-requests, which may inherit from it. */
   readonly hasChildren: boolean;
+  /**
+   * A request body kept as text (text/plain, a form a parser left unparsed): its secrets are
+   * pairs or JSON inside a JSON string, which the text test of may-hold-secret.ts cannot see.
+   */
+  readonly textBody: boolean;
 }
 
 const FACT_COUNT = 10;
@@ -29,6 +34,7 @@ const PROFILER_HEADERS = 1;
 const SECRETS_FOUND = 2;
 const INHERITS = 4;
 const HAS_CHILDREN = 8;
+const TEXT_BODY = 16;
 
 /** Appends the facts of a snapshot, as sent (without what it inherits), to a batch's flat list. */
 export function pushFacts(into: (string | number | null)[], sent: RequestSnapshot, inherits: boolean): void {
@@ -38,6 +44,7 @@ export function pushFacts(into: (string | number | null)[], sent: RequestSnapsho
   if (headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined) flags |= PROFILER_HEADERS;
   if ((sent.secrets?.length ?? 0) > 0) flags |= SECRETS_FOUND;
   if (sent.children.length > 0) flags |= HAS_CHILDREN;
+  if (typeof sent.request.body === 'string' && sent.request.body !== '') flags |= TEXT_BODY;
   into.push(s.token, s.parent, s.ip, s.method, s.url, s.time, s.statusCode, s.durationMs, sent.request.url, flags);
 }
 
@@ -51,5 +58,6 @@ export function factsAt(facts: readonly (string | number | null)[], i: number): 
     secretsFound: (f[9] & SECRETS_FOUND) !== 0,
     inherits: (f[9] & INHERITS) !== 0,
     hasChildren: (f[9] & HAS_CHILDREN) !== 0,
+    textBody: (f[9] & TEXT_BODY) !== 0,
   };
 }

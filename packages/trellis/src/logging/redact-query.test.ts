@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { redactPairs, redactQuery } from './redact-query.ts';
+import { secretKeyMatcher } from './redact-secrets.ts';
+
+const isSecret = secretKeyMatcher();
+
+test('secret-named query parameters are redacted, by decoded name, each occurrence', () => {
+  assert.equal(redactQuery('/books?access_token=abc&page=1', isSecret), '/books?access_token=[redacted]&page=1');
+  assert.equal(redactQuery('/b?%61pi_key=k&password=1&password=2', isSecret), '/b?%61pi_key=[redacted]&password=[redacted]&password=[redacted]');
+  assert.equal(redactQuery('/b?my+Token=t&x=%ZZ', isSecret), '/b?my+Token=[redacted]&x=%ZZ');
+  assert.equal(redactQuery('http://h/b?secret=s#frag', isSecret), 'http://h/b?secret=[redacted]#frag');
+});
+
+test('URLs without a secret come back as they were (the same string)', () => {
+  const url = '/books?page=2&title=a%20b&empty=&flag';
+  assert.equal(redactQuery(url, isSecret), url);
+  assert.equal(redactQuery('/books', isSecret), '/books');
+  assert.equal(redactQuery('/b?password=', isSecret), '/b?password=', 'an empty value hides nothing');
+  assert.equal(redactQuery('/b?%E0%A4%A=1', isSecret), '/b?%E0%A4%A=1', 'a malformed escape is matched as sent');
+});
+
+test('redactPairs reports each removed value as sent', () => {
+  const seen: string[] = [];
+  assert.equal(redactPairs('a=1&token=t%20x', isSecret, (v, n) => seen.push(`${n}:${v}`)), 'a=1&token=[redacted]');
+  assert.deepEqual(seen, ['token:t%20x']);
+});
