@@ -38,6 +38,11 @@ export const errorCodes = {
     className: 'MethodNotAllowedException',
     message: (p) => `The "${p.method}" method is not allowed for "${p.path}"; allowed: ${p.allow}.`,
   },
+  duplicate_host: {
+    status: 400,
+    className: 'SuspiciousOperationException',
+    message: () => 'The request has more than one Host header.',
+  },
   invalid_host: {
     status: 400,
     className: 'SuspiciousOperationException',

@@ -40,6 +40,8 @@ declare module 'fastify' {
     clientIp: string;
     /** The kernel's request scope in debug mode, null otherwise. */
     trellisScope: RequestScope | null;
+    /** `scheme://host` once the Host is validated, else "" (see request-origin.ts). */
+    trellisOrigin: string;
   }
 }
 
@@ -66,6 +68,7 @@ export const kernelPlugin = fp(
     };
     app.decorate('trellis', context);
     app.decorateRequest('clientIp', '');
+    app.decorateRequest('trellisOrigin', '');
     app.decorateRequest('trellisScope', null);
     app.decorateRequest('user', null);
 

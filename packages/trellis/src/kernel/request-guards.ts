@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.ts';
 import { ForwardedAddressError, forwardedFor, xForwardedFor } from '../http/forwarded.ts';
 import { toIpv4Form } from '../http/ip-matcher.ts';
+import { validatedOrigin } from './request-origin.ts';
 
 export interface GuardOptions {
   readonly trustedHosts: readonly RegExp[];
@@ -67,11 +68,25 @@ function resolveClientIp(request: FastifyRequest, options: GuardOptions): string
  * Throws 400 HttpErrors (request exceptions), before routing.
  */
 export function guardRequest(request: FastifyRequest, options: GuardOptions): string {
+  // RFC 9112 §3.2: a request with more than one Host field is a 400. Node keeps the first and
+  // drops the rest, so they are counted in the raw list (HTTP/2 has :authority, not Host).
+  if (request.raw.httpVersionMajor === 1 && hostFieldCount(request.raw.rawHeaders) > 1) throw HttpError.of('duplicate_host');
   const host = request.host;
   if (host && !isValidHost(host)) throw HttpError.of('invalid_host', { host });
   if (options.trustedHosts.length > 0) {
     const name = hostnameOf(host ?? '');
     if (!options.trustedHosts.some((re) => re.test(name))) throw HttpError.of('untrusted_host', { host: name });
   }
-  return resolveClientIp(request, options);
+  const clientIp = resolveClientIp(request, options);
+  request.trellisOrigin = validatedOrigin(request, host);
+  return clientIp;
+}
+
+function hostFieldCount(raw: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+  }
+  return count;
 }

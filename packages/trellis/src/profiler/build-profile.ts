@@ -12,7 +12,7 @@ export interface BuildOptions {
 /** The absolute URL of the request (scheme, host, path, query), as the client addressed it. */
 export function absoluteUrl(snapshot: RequestSnapshot): string {
   const r = snapshot.request;
-  return `${r.protocol}://${r.host || 'localhost'}${r.url}`;
+  return r.host ? `${r.protocol}://${r.host}${r.url}` : r.url;
 }
 
 /**

@@ -72,7 +72,8 @@ export class ProfileContext {
         method: r.method,
         url: r.url,
         protocol: r.protocol,
-        host: r.host || '',
+        // Only a Host that passed validation (see request-origin.ts); a rejected one is in the headers.
+        host: r.trellisOrigin.slice(r.trellisOrigin.indexOf('://') + 3),
         httpVersion: r.raw.httpVersion,
         // A request the guard rejected has no resolved client address: the socket peer stands in.
         ip: r.clientIp || toIpv4Form(r.socket?.remoteAddress ?? ''),

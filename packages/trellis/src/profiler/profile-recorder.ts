@@ -111,7 +111,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     if (ctx) {
       ctx.mark('respond');
       reply.header('x-debug-token', ctx.token);
-      reply.header('x-debug-token-link', `${request.protocol}://${request.host || 'localhost'}/_profiler/${ctx.token}`);
+      reply.header('x-debug-token-link', `${request.trellisOrigin}/_profiler/${ctx.token}`);
       ctx.payload = payload;
     }
     done(null, payload);

@@ -1,12 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { PageLinks } from './pagination.ts';
+import { originOf } from '../kernel/request-origin.ts';
 
 export const API_DOCUMENTATION_REL = 'http://www.w3.org/ns/hydra/core#apiDocumentation';
 
-/** `https://host`, from the request's scheme and Host (after trusted proxies). */
-export function originOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
+export { originOf };
 
 /** The Hydra API documentation link every API response carries (RFC 8288 §3, absolute target). */
 export function apiDocumentationLink(request: FastifyRequest): string {
