@@ -50,8 +50,10 @@ for (const mode of ['debug', 'production'] as const) {
     before(async () => {
       app = await profilerApp(env);
       trusted = await profilerApp({ ...env, TRUSTED_HOSTS: '^shop\\.test$' });
-      port = ((await app.listen({ port: 0, host: '127.0.0.1' })) && (app.server.address() as { port: number }).port);
-      trustedPort = ((await trusted.listen({ port: 0, host: '127.0.0.1' })) && (trusted.server.address() as { port: number }).port);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      await trusted.listen({ port: 0, host: '127.0.0.1' });
+      port = (app.server.address() as { port: number }).port;
+      trustedPort = (trusted.server.address() as { port: number }).port;
     });
     after(async () => {
       await app.close();
