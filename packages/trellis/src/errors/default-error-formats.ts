@@ -1,5 +1,5 @@
 import type { ErrorFormat } from './error-format.ts';
-import { htmlErrorPage } from './html-error-page.ts';
+import { ERROR_PAGE_HEADERS, htmlErrorPage } from './html-error-page.ts';
 import { problemBody } from './problem-body.ts';
 
 export const problemJsonErrorFormat: ErrorFormat = {
@@ -12,5 +12,6 @@ export const problemJsonErrorFormat: ErrorFormat = {
 export const htmlErrorFormat: ErrorFormat = {
   name: 'html',
   mediaTypes: ['text/html'],
+  headers: ERROR_PAGE_HEADERS,
   render: (view) => htmlErrorPage(view),
 };

@@ -12,5 +12,7 @@ import type { ErrorView } from './error-view.ts';
 export interface ErrorFormat {
   readonly name: string;
   readonly mediaTypes: readonly string[];
+  /** Headers sent with every error in this format (an HTML page's Content-Security-Policy). */
+  readonly headers?: Readonly<Record<string, string>>;
   render(view: ErrorView, mediaType: string, request: FastifyRequest): string;
 }

@@ -61,6 +61,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     value: format.render(view, mediaType, request),
   }));
   reply.code(view.status).headers(view.headers);
+  if (format.headers) reply.headers(format.headers);
   // RFC 9110 §12.5.5: the representation depends on Accept.
   addVary(reply, 'Accept');
   reply.type(mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType);

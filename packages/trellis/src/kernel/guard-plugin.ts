@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 import { ipMatcher } from '../http/ip-matcher.ts';
 import { publish } from '../observe/channels.ts';
@@ -15,7 +15,10 @@ export const guardPlugin = fp(
   async (app: FastifyInstance, opts: { config: TrellisConfig }) => {
     const { config } = opts;
     const guardOptions = { trustedHosts: config.trustedHosts, isTrustedProxy: ipMatcher(config.trustedProxies) };
-    const guard = (request: FastifyRequest, done: HookHandlerDoneFunction) => {
+    const guard = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      // Every response, errors included: a client must take the Content-Type as sent, never
+      // sniff a JSON body or a profile's captured text into HTML (WHATWG Fetch §X-Content-Type-Options).
+      reply.header('x-content-type-options', 'nosniff');
       try {
         request.clientIp = guardRequest(request, guardOptions);
       } catch (error) {
@@ -25,15 +28,15 @@ export const guardPlugin = fp(
       done();
     };
     if (!config.debug) {
-      app.addHook('onRequest', (request, _reply, done) => guard(request, done));
+      app.addHook('onRequest', (request, reply, done) => guard(request, reply, done));
       return;
     }
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       publish('phase', () => ({ request, phase: 'guard', at: performance.now() }));
       const scope: RequestScope = { request, subRequest: null, logs: [] };
       request.trellisScope = scope;
       // Everything after this hook runs inside the scope, so log records land with the request.
-      requestScope.run(scope, () => guard(request, done));
+      requestScope.run(scope, () => guard(request, reply, done));
     });
   },
   { name: 'trellis-guard', fastify: '5.x' },

@@ -12,6 +12,7 @@ import type { ProfileStorage } from './storage/profile-storage.ts';
 import { readableProfile } from './readable-profile.ts';
 import { isToken } from './token.ts';
 import { formatTime } from './ui/format-time.ts';
+import { PROFILER_PAGE_HEADERS } from './ui/layout.ts';
 import { profilePage } from './ui/pages/profile-page.ts';
 import { searchPage } from './ui/pages/search-page.ts';
 import { tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
@@ -33,6 +34,7 @@ export interface ProfilerRoutesOptions {
 }
 
 const HTML = 'text/html; charset=utf-8';
+const PROFILER_RESPONSE_HEADERS = { ...PROFILER_PAGE_HEADERS, 'cache-control': 'no-cache, private', 'x-robots-tag': 'noindex' };
 
 /**
  * The profiler's routes (seed section 4; GET, and HEAD through Fastify's exposed HEAD routes):
@@ -53,9 +55,15 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     if (options.mayOpen(request)) done();
     else process.nextTick(reply.callNotFound.bind(reply));
   };
-  const page = { config: { gate: options.mayOpen, unprofiled: true }, onRequest: refuse };
+  // Every answer of the profiler carries its page headers (CSP, no framing, no referrer), and is
+  // neither cached by shared caches nor indexed (as Symfony's profiler answers).
+  const headers = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    reply.headers(PROFILER_RESPONSE_HEADERS);
+    done(null, payload);
+  };
+  const page = { config: { gate: options.mayOpen, unprofiled: true }, onRequest: refuse, onSend: headers };
   // Symfony profiles these two (they carry an X-Debug-Token of their own).
-  const profiled = { config: { gate: options.mayOpen }, onRequest: refuse };
+  const profiled = { config: { gate: options.mayOpen }, onRequest: refuse, onSend: headers };
 
   /** `latest` is the newest main request: its sub-requests are reached from its page. */
   async function load(token: string): Promise<Profile | null> {

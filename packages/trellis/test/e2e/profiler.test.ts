@@ -17,6 +17,9 @@ import { testConfig } from '../../src/testing/test-config.ts';
 
 const skip = browserSkipReason();
 
+/** The page's getComputedStyle (this project compiles without the DOM library); runs in the page. */
+type StyleOf = (el: unknown) => { display: string; backgroundColor: string };
+
 describe('profiler in a browser', { skip }, () => {
   let app: FastifyInstance;
   let browser: Browser;
@@ -44,8 +47,15 @@ describe('profiler in a browser', { skip }, () => {
     assert.equal(res.headers.get('x-debug-token-link'), `${base}/_profiler/${token}`);
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The pages' Content-Security-Policy allows their stylesheet and nothing else: the browser
+    // must report no violation, and the stylesheet must apply.
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
     try {
       await page.goto(`${base}/_profiler/latest`);
+      assert.equal(await page.locator('.pf-topbar').evaluate((el) => ((globalThis as unknown as { getComputedStyle: StyleOf }).getComputedStyle(el).display)), 'flex', 'the profiler stylesheet applies');
       assert.equal(await page.locator('.pf-summary .pf-status').textContent(), '404');
       assert.equal(await page.locator('.pf-summary strong.token').textContent(), token);
       assert.match((await page.locator('.pf-summary h1').textContent())!, /GET\s*http:\/\/127\.0\.0\.1:\d+\/robots\.txt/);
@@ -58,6 +68,8 @@ describe('profiler in a browser', { skip }, () => {
       await page.click('a[data-panel="time"]');
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Performance');
       assert.ok((await page.locator('.pf-timeline .row').count()) >= 5);
+      const bar = await page.locator('.pf-timeline rect.bar').last().boundingBox();
+      assert.ok(bar !== null && bar.width > 0 && bar.height > 0, 'the timeline bars are drawn');
       await page.click('a[data-panel="logs"]');
       assert.match((await page.locator('.pf-panel').textContent())!, /NotFoundHttpException: "No route found for "GET \/robots\.txt""/);
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'profiler-latest-logs.png'), fullPage: true });
@@ -73,6 +85,11 @@ describe('profiler in a browser', { skip }, () => {
       await page.fill('#token', token);
       await page.click('form#search-form button[type=submit]');
       assert.ok(page.url().endsWith(`/_profiler/${token}`));
+
+      await page.goto(`${base}/robots.txt`);
+      assert.equal(await page.locator('h1').first().textContent(), 'No route found for "GET /robots.txt"');
+      assert.notEqual(await page.locator('.exception-header').evaluate((el) => ((globalThis as unknown as { getComputedStyle: StyleOf }).getComputedStyle(el).backgroundColor)), 'rgba(0, 0, 0, 0)', 'the exception page stylesheet applies');
+      assert.deepEqual(violations, []);
     } finally {
       await page.close();
     }
