@@ -19,6 +19,9 @@ export const BUDGETS: readonly Budget[] = [
   { description: 'find p95 < 20 ms over the stored profiles', scenarios: ['profiler-find'], metric: /^find-p95-ms:/, op: '<', limit: 20, unit: 'ms' },
   { description: 'profile page render p95 < 30 ms', scenarios: ['profiler-page'], metric: /^page-p95-ms:/, op: '<', limit: 30, unit: 'ms' },
   { description: 'RSS growth < 50 MB between the low and high profiled request counts', scenarios: ['profiler-rss'], metric: /^rss-growth-mb:/, op: '<', limit: 50, unit: 'MB' },
+  // Two password checks at once (PASSWORD_HASH_CONCURRENCY) take ~268 MB: a storm must not add more than that and some slack.
+  { description: 'login storm without throttle: RSS growth < 350 MB (password checks bounded)', scenarios: ['login-storm'], metric: /^login-storm-rss-growth-mb:off$/, op: '<', limit: 350, unit: 'MB' },
+  { description: 'login storm with the default throttle: p99 < 50 ms (refused before any password check)', scenarios: ['login-storm'], metric: /^login-storm-p99-ms:on$/, op: '<', limit: 50, unit: 'ms' },
   { description: 'start to first response ≤ 500 ms warm (built package, SQLite)', scenarios: ['startup'], metric: /^startup-warm-ms$/, op: '<', limit: 500, unit: 'ms' },
   { description: 'start to first response ≤ 1.5 s on a fresh SQLite database (seed included)', scenarios: ['startup'], metric: /^startup-fresh-ms$/, op: '<', limit: 1500, unit: 'ms' },
 ];

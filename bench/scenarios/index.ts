@@ -9,6 +9,7 @@ import { profilerFind } from './profiler-find.ts';
 import { profilerRss } from './profiler-rss.ts';
 import { profilerPage } from './profiler-page.ts';
 import { startup } from './startup.ts';
+import { loginStorm } from './login-storm.ts';
 
 /** Every scenario, in the order a full run takes them. */
-export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, getItem, getCollection, postValidation, bearerItem, profilerFind, profilerPage, profilerRss, startup];
+export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, getItem, getCollection, postValidation, bearerItem, profilerFind, profilerPage, profilerRss, loginStorm, startup];

@@ -1,4 +1,4 @@
-import { ConfigError, addresses, bool, bytes, duration, int, list, regex, str, type Env } from './env-parsers.ts';
+import { ConfigError, addresses, bool, bytes, duration, int, list, rate, regex, str, type Env } from './env-parsers.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 
 export { ConfigError };
@@ -25,6 +25,23 @@ export interface JwtConfig {
   readonly ttlSeconds: number;
 }
 
+/** At most `max` in `windowSeconds`. */
+export interface RateConfig {
+  readonly max: number;
+  readonly windowSeconds: number;
+}
+
+export interface LoginThrottleConfig {
+  /** Login attempts per client address (LOGIN_THROTTLE, default 20/1m); null: none. */
+  readonly perClient: RateConfig | null;
+  /** Failed logins per account (LOGIN_ACCOUNT_THROTTLE, default 10/15m); null: none. */
+  readonly perAccount: RateConfig | null;
+  /** Password checks (scrypt, ~134 MB each) run at once (PASSWORD_HASH_CONCURRENCY, default 2). */
+  readonly passwordConcurrency: number;
+  /** Password checks that may wait for one (PASSWORD_HASH_QUEUE, default 64); past that, 503. */
+  readonly passwordQueue: number;
+}
+
 /** Everything Trellis reads from the environment, typed and validated once at startup. */
 export interface TrellisConfig {
   readonly env: string;
@@ -44,6 +61,12 @@ export interface TrellisConfig {
   readonly profiler: ProfilerConfig & { readonly enabled: boolean };
   readonly jwt: JwtConfig;
   readonly corsAllowOrigin: RegExp;
+  readonly loginThrottle: LoginThrottleConfig;
+  /**
+   * Redis for state shared by processes (login throttle counters): REDIS_URL, else the
+   * profiler's store when PROFILER_DSN is a Redis URL; null: each process counts alone.
+   */
+  readonly redisUrl: string | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -112,5 +135,24 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
       ttlSeconds: duration(env, 'JWT_TTL', 3600),
     },
     corsAllowOrigin: regex('CORS_ALLOW_ORIGIN', str(env, 'CORS_ALLOW_ORIGIN', '^https?://(localhost|127\\.0\\.0\\.1)(:[0-9]+)?$'), false),
+    loginThrottle: {
+      perClient: rate(env, 'LOGIN_THROTTLE', '20/1m'),
+      perAccount: rate(env, 'LOGIN_ACCOUNT_THROTTLE', '10/15m'),
+      passwordConcurrency: int(env, 'PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
+      passwordQueue: int(env, 'PASSWORD_HASH_QUEUE', 64, 0, 100_000),
+    },
+    redisUrl: redisUrl(env, profilerDsn),
   };
+}
+
+function redisUrl(env: Env, profilerDsn: string): string | null {
+  const url = str(env, 'REDIS_URL', '');
+  if (url !== '') {
+    if (!/^rediss?:\/\/./.test(url)) throw new ConfigError('REDIS_URL', `expected redis://… or rediss://…, got "${url}"`);
+    return url;
+  }
+  if (!/^rediss?:\/\//.test(profilerDsn)) return null;
+  const shared = new URL(profilerDsn);
+  shared.searchParams.delete('prefix');
+  return shared.href;
 }

@@ -84,3 +84,13 @@ export function bytes(env: Env, name: string, fallback: number): number {
   const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
   return Number(m[1]) * unit;
 }
+
+/** A rate like "20/1m" (at most 20 per minute); "0" or "off" for none. */
+export function rate(env: Env, name: string, fallback: string): { readonly max: number; readonly windowSeconds: number } | null {
+  const v = (env[name] ?? '').trim() || fallback;
+  if (v === '0' || v === 'off') return null;
+  const m = /^(\d+)\s*\/\s*(\d+)\s*([smhd]?)$/.exec(v);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new ConfigError(name, `expected a rate such as 20/1m (at most 20 per minute), or off, got "${v}"`);
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[3] as '' | 's' | 'm' | 'h' | 'd'];
+  return { max: Number(m[1]), windowSeconds: Number(m[2]) * unit };
+}

@@ -111,6 +111,16 @@ export const errorCodes = {
     className: 'BadCredentialsException',
     message: () => 'Invalid credentials.',
   },
+  too_many_login_attempts: {
+    status: 429,
+    className: 'TooManyLoginAttemptsAuthenticationException',
+    message: (p) => `Too many login attempts, please try again in ${p.minutes} ${Number(p.minutes) === 1 ? 'minute' : 'minutes'}.`,
+  },
+  password_check_busy: {
+    status: 503,
+    className: 'ServiceUnavailableHttpException',
+    message: () => 'Too many password checks are in progress, please try again.',
+  },
   malformed_basic_credentials: {
     status: 401,
     className: 'BadCredentialsException',

@@ -14,6 +14,8 @@ import { JwtIssuer } from './jwt-issuer.ts';
 import { loadJwtKeys, type JwtKeys } from './jwt-keys.ts';
 import { KyselyUserProvider } from './kysely-user-provider.ts';
 import { registerLoginRoute } from './login-route.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import { configurePasswordWork } from './password.ts';
 import { MemoryUserProvider } from './memory-user-provider.ts';
 import { DEFAULT_PATH_RULES, DEFAULT_PUBLIC_PATHS, type PathRule } from './path-rule.ts';
 import { DEFAULT_ROLE_HIERARCHY, RoleHierarchy, type RoleHierarchyMap } from './role-hierarchy.ts';
@@ -103,8 +105,12 @@ export const securityPlugin = fp(
       else pending.then(() => done(), done);
     });
 
+    configurePasswordWork({ concurrency: config.loginThrottle.passwordConcurrency, maxQueue: config.loginThrottle.passwordQueue });
     const loginPath = opts.loginPath ?? '/auth';
-    if (loginPath !== false && jwt.issuer !== null) registerLoginRoute(app, { path: loginPath, users, issuer: jwt.issuer, realm });
+    if (loginPath !== false && jwt.issuer !== null) {
+      const throttle = await LoginThrottle.register(app, { ...config.loginThrottle, redisUrl: config.redisUrl });
+      registerLoginRoute(app, { path: loginPath, users, issuer: jwt.issuer, realm, throttle });
+    }
   },
   { name: 'trellis-security', fastify: '5.x' },
 );

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateConfig } from '../app/config.ts';
+import { HttpError } from '../kernel/http-error.ts';
+
+export interface LoginThrottleOptions {
+  /** Attempts per client address, counted before the password is checked. */
+  readonly perClient: RateConfig | null;
+  /** Failed attempts per account (the e-mail as given, case-folded), counted after the check. */
+  readonly perAccount: RateConfig | null;
+  /** Shared counters for many processes; null: this process counts alone. */
+  readonly redisUrl: string | null;
+}
+
+/** What `createRateLimit` answers (the part we read). */
+interface Verdict {
+  readonly isAllowed: boolean;
+  readonly isExceeded: boolean;
+  readonly ttl: number;
+}
+type Limiter = (request: FastifyRequest, options?: { increment?: boolean }) => Promise<Verdict>;
+/** The key a limiter counts under, put on the object handed to it (see `keyed`). */
+const KEY = Symbol('trellis.throttleKey');
+type Keyed = FastifyRequest & { [KEY]: string };
+
+/**
+ * Login attempts limited per client address and per account (Symfony's login throttling), with
+ * @fastify/rate-limit's counters: in this process always, and in Redis too when one is configured,
+ * so many processes share one budget. If Redis goes away the shared count is skipped (logged once
+ * a minute) and the process's own count still holds: a storm is never unlimited, and logins never
+ * depend on Redis being up.
+ *
+ * A refused attempt is a 429 with Retry-After (RFC 6585 §4) before any password is checked.
+ */
+export class LoginThrottle {
+  readonly #perClient: Limiter[];
+  readonly #perAccount: Limiter[];
+
+  private constructor(perClient: Limiter[], perAccount: Limiter[]) {
+    this.#perClient = perClient;
+    this.#perAccount = perAccount;
+  }
+
+  static async register(app: FastifyInstance, options: LoginThrottleOptions): Promise<LoginThrottle> {
+    if (options.perClient === null && options.perAccount === null) return new LoginThrottle([], []);
+    const local = await limiterFactory(app, {});
+    let shared: LimiterFactory | null = null;
+    if (options.redisUrl !== null) {
+      const { Redis } = await import('ioredis');
+      // Fail fast while Redis is away (no offline queue, short timeout): the local count decides.
+      const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
+      let lastWarning = 0;
+      redis.on('error', (error: Error) => {
+        if (Date.now() - lastWarning < 60_000) return;
+        lastWarning = Date.now();
+        app.log.warn({ channel: 'security', err: { message: error.message } }, 'Login throttle: Redis is unreachable; counting in this process only.');
+      });
+      app.addHook('onClose', async () => void redis.disconnect());
+      // Without an offline queue, commands before the connection is up would be skipped: wait for
+      // it a moment at startup, but never fail to start for want of Redis.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, 2000);
+        function done() {
+          clearTimeout(timer);
+          redis.off('ready', done);
+          resolve();
+        }
+        redis.once('ready', done);
+      });
+      shared = await limiterFactory(app, { redis, nameSpace: 'trellis:login-throttle:', skipOnError: true });
+    }
+    const limiters = (rate: RateConfig | null): Limiter[] => {
+      if (rate === null) return [];
+      const settings = { max: rate.max, timeWindow: rate.windowSeconds * 1000, keyGenerator: (r: FastifyRequest) => (r as Keyed)[KEY] };
+      return [local(settings), ...(shared ? [shared(settings)] : [])];
+    };
+    return new LoginThrottle(limiters(options.perClient), limiters(options.perAccount));
+  }
+
+  /** Counts an attempt from the client and refuses it past the client's or the account's budget. */
+  async attempt(request: FastifyRequest, account: string): Promise<void> {
+    await check(this.#perClient, request, `client:${request.clientIp}`, true);
+    await check(this.#perAccount, request, accountKey(account), false);
+  }
+
+  /** Counts a failed attempt against the account. */
+  async failed(request: FastifyRequest, account: string): Promise<void> {
+    for (const limiter of this.#perAccount) await limiter(keyed(request, accountKey(account)));
+  }
+}
+
+type LimiterFactory = (settings: { max: number; timeWindow: number; keyGenerator: (r: FastifyRequest) => string }) => Limiter;
+
+/**
+ * A `createRateLimit` of its own store: the plugin decorates each instance once, so each store is
+ * registered in a child context of its own.
+ */
+async function limiterFactory(app: FastifyInstance, store: Record<string, unknown>): Promise<LimiterFactory> {
+  let factory: LimiterFactory | null = null;
+  await app.register(async (child) => {
+    await child.register(fastifyRateLimit, { global: false, ...store });
+    factory = (settings) => child.createRateLimit(settings) as Limiter;
+  });
+  return factory!;
+}
+
+/** The request, with the key its limiters count under (the plugin reads routeOptions from it). */
+function keyed(request: FastifyRequest, key: string): FastifyRequest {
+  return Object.assign(Object.create(request) as FastifyRequest, { [KEY]: key });
+}
+
+/** Accounts are counted under a digest: an e-mail address is not kept in Redis keys. */
+function accountKey(account: string): string {
+  return `account:${createHash('sha256').update(account.trim().toLowerCase()).digest('base64url').slice(0, 24)}`;
+}
+
+async function check(limiters: readonly Limiter[], request: FastifyRequest, key: string, increment: boolean): Promise<void> {
+  for (const limiter of limiters) {
+    const verdict = await limiter(keyed(request, key), { increment });
+    // Reading the account's count, the limit is reached at max failures (the next is one too many).
+    const over = increment ? verdict.isExceeded : !verdict.isAllowed && (verdict as Verdict & { remaining: number }).remaining === 0 && verdict.ttl > 0;
+    if (over) {
+      const seconds = Math.max(1, Math.ceil(verdict.ttl / 1000));
+      throw HttpError.of('too_many_login_attempts', { minutes: Math.max(1, Math.ceil(seconds / 60)) }, { headers: { 'retry-after': String(seconds) } });
+    }
+  }
+}
