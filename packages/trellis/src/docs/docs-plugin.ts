@@ -74,7 +74,7 @@ export const docsPlugin = fp(
       return send(request, reply, 'application/ld+json; charset=utf-8', body, etagOf(body));
     };
     const sendPage = (reply: FastifyReply) =>
-      reply.header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page());
+      reply.header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY).header('x-frame-options', 'DENY').header('referrer-policy', 'no-referrer').header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page());
 
     app.get('/docs', async (request, reply) => {
       addVary(reply, 'Accept');

@@ -23,6 +23,10 @@ test('/docs is the Swagger UI page: local assets only, no inline script, a stric
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
   assert.match(String(res.headers['content-security-policy']), /script-src 'self';/);
+  assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
+  assert.equal(res.headers['x-frame-options'], 'DENY');
+  assert.equal(res.headers['referrer-policy'], 'no-referrer');
+  assert.equal(res.headers['x-content-type-options'], 'nosniff');
   assert.match(String(res.headers.vary), /\bAccept\b/);
   assert.match(res.body, /<title>Bookshop – API documentation<\/title>/);
   assert.match(res.body, /<div id="swagger-ui" data-url="\/docs\.json" data-login-path="\/auth"><\/div>/);
