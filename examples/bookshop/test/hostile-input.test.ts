@@ -89,6 +89,58 @@ for (const backend of await backends()) {
       }
     });
 
+    test('input whose size drives recursion or SQL size: exact 400s', async () => {
+      const deepPatch = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+      const patch = await app.inject({ method: 'PATCH', url: '/books/1', headers: { authorization: ADMIN, 'content-type': 'application/merge-patch+json' }, payload: deepPatch });
+      assert.equal(patch.statusCode, 400);
+      assert.equal(patch.json().detail, 'The JSON request body nests deeper than 64 levels.');
+      assert.equal(patch.json().code, 'json_too_deep');
+      for (const type of ['application/ld+json', 'application/json', 'application/vnd.api+json']) {
+        const r = await app.inject({ method: 'POST', url: '/books', headers: { authorization: ADMIN, 'content-type': type }, payload: '['.repeat(100_000) });
+        assert.equal(r.json().detail, 'The JSON request body nests deeper than 64 levels.', type);
+      }
+      const many = await app.inject({ url: `/books?${Array.from({ length: 999 }, (_, i) => `title=t${i}`).join('&')}`, headers: { accept: 'application/ld+json' } });
+      assert.equal(many.statusCode, 400);
+      assert.equal(many.json().detail, 'The query parameter "title" takes at most 100 values; 999 were given.');
+      const listed = await app.inject({ url: `/books?${Array.from({ length: 101 }, (_, i) => `title[]=t${i}`).join('&')}`, headers: { accept: 'application/ld+json' } });
+      assert.equal(listed.json().detail, 'The query parameter "title" takes at most 100 values; 101 were given.');
+      const atCap = await app.inject({ url: `/books?${Array.from({ length: 100 }, (_, i) => `title=t${i}`).join('&')}`, headers: { accept: 'application/ld+json' } });
+      assert.equal(atCap.statusCode, 200);
+      const spread = ['title', 'isbn', 'author', 'price[gt]', 'price[lt]'].flatMap((name) => Array.from({ length: 70 }, (_, i) => `${name}=${i}`)).join('&');
+      const total = await app.inject({ url: `/books?${spread}`, headers: { accept: 'application/ld+json' } });
+      assert.equal(total.statusCode, 400);
+      assert.equal(total.json().detail, 'The query string carries at most 300 values; 350 were given.');
+    });
+
+    test('property: no body depth, filter count or parameter shape yields a 5xx', async () => {
+      const fc = (await import('fast-check')).default;
+      const names = ['title', 'title[]', 'isbn', 'author', 'author[]', 'price[gt]', 'price[between]', 'order[title]', 'order[price]', 'exists[description]', 'publicationDate[after]', 'page', 'itemsPerPage', 'embed', 'x[y][z]', '%5B', 'a]b'];
+      const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.constantFrom('', '%', '_', '/authors/1', 'asc', 'desc', '1..2', 'true', '2024-01-01', '%ZZ'));
+      const pair = fc.tuple(fc.constantFrom(...names), value).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
+      const query = fc.tuple(fc.array(pair, { maxLength: 30 }), fc.nat({ max: 1200 }), fc.constantFrom(...names)).map(([pairs, repeat, name]) => [...pairs, ...Array.from({ length: repeat }, (_, i) => `${name}=${i}`)].join('&'));
+      await fc.assert(
+        fc.asyncProperty(query, async (q) => {
+          const r = await app.inject({ url: `/books?${q}`, headers: { accept: 'application/ld+json' } });
+          return r.statusCode < 500;
+        }),
+        { numRuns: 60 },
+      );
+      const json = fc.letrec<{ node: unknown }>((tie) => ({ node: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('title', 'price', 'author', 'a'), tie('node'), { maxKeys: 3 })) })).node;
+      const body = fc.oneof(
+        json.map((v) => JSON.stringify(v)),
+        fc.tuple(fc.nat({ max: 20_000 }), fc.constantFrom('[', '{"a":', '{"title":')).map(([n, open]) => open.repeat(n) + '1' + (open === '[' ? ']' : '}').repeat(n)),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, fc.constantFrom('PATCH', 'PUT', 'POST'), async (payload, method) => {
+          const url = method === 'POST' ? '/books' : '/books/2';
+          const type = method === 'PATCH' ? 'application/merge-patch+json' : 'application/ld+json';
+          const r = await app.inject({ method, url, headers: { authorization: ADMIN, 'content-type': type }, payload });
+          return r.statusCode < 500;
+        }),
+        { numRuns: 60 },
+      );
+    });
+
     test('odd headers on reads and writes', async () => {
       for (const headers of HEADERS) {
         await check('GET', '/books/1', headers);

@@ -55,6 +55,8 @@ export interface TrellisConfig {
   /** Debug only: serve HTTPS with a self-signed certificate created once under `var/`. */
   readonly selfSignedHttps: boolean;
   readonly bodyLimit: number;
+  /** How deep a JSON request body may nest (JSON_MAX_DEPTH); deeper is a 400. */
+  readonly jsonMaxDepth: number;
   /** Longest a client may stay silent while sending a request, in ms; then its connection closes. */
   readonly requestTimeoutMs: number;
   readonly databaseUrl: string;
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     selfSignedHttps,
     bodyLimit: bytes(env, 'BODY_LIMIT', 1024 * 1024),
+    jsonMaxDepth: int(env, 'JSON_MAX_DEPTH', 64, 1, 10_000),
     requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30) * 1000,
     databaseUrl,
     profiler: {

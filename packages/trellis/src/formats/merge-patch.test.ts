@@ -30,3 +30,12 @@ test('inputs are not modified', () => {
   mergePatch(target, { a: { b: 2 } });
   assert.deepEqual(target, { a: { b: 1 } });
 });
+
+test('a patch 100,000 levels deep merges without exhausting the stack', () => {
+  let patch: Record<string, unknown> = { leaf: 1 };
+  for (let i = 0; i < 100_000; i++) patch = { n: patch };
+  let merged = mergePatch({ n: { keep: true } }, patch) as Record<string, unknown>;
+  assert.equal((merged.n as Record<string, unknown>).keep, true);
+  for (let i = 0; i < 100_000; i++) merged = merged.n as Record<string, unknown>;
+  assert.deepEqual(merged, { leaf: 1 });
+});

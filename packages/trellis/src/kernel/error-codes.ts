@@ -74,6 +74,11 @@ export const errorCodes = {
     className: 'BadRequestHttpException',
     message: (p) => `Syntax error in the JSON request body at line ${p.line}, column ${p.column}.`,
   },
+  json_too_deep: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `The JSON request body nests deeper than ${p.max} levels.`,
+  },
   truncated_json: {
     status: 400,
     className: 'BadRequestHttpException',
@@ -197,6 +202,16 @@ export const errorCodes = {
     status: 422,
     className: 'UnprocessableEntityHttpException',
     message: (p) => String(p.detail),
+  },
+  too_many_filter_values: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `The query parameter "${p.parameter}" takes at most ${p.max} values; ${p.count} were given.`,
+  },
+  too_many_query_values: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `The query string carries at most ${p.max} values; ${p.count} were given.`,
   },
   invalid_filter: {
     status: 400,

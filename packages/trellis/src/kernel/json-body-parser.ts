@@ -17,13 +17,40 @@ function lineAndColumn(text: string, position: number): { line: number; column: 
   return { line, column: position - lineStart + 1 };
 }
 
+/** How deep a JSON body may nest by default (JSON_MAX_DEPTH). */
+export const DEFAULT_JSON_MAX_DEPTH = 64;
+
+/**
+ * Whether a JSON text nests arrays and objects deeper than `max`: one pass over the text, before
+ * anything parses or walks it, so no later recursion (merge-patch, denormalisation, redaction)
+ * meets a depth it was not built for. Brackets inside strings do not count.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  // Nesting n deep takes at least n opening brackets.
+  if (text.length <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
 /**
  * Parses a JSON request body. Keys that could poison prototypes (`__proto__`, `constructor`) are
  * dropped. A syntax error names where it is, never what is there: V8's own message quotes a slice
  * of the input, which may be a password, and this message goes to logs and to the client.
  */
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(text: string, maxDepth = DEFAULT_JSON_MAX_DEPTH): unknown {
   if (text.trim() === '') throw HttpError.of('empty_json_body');
+  if (nestsDeeperThan(text, maxDepth)) throw HttpError.of('json_too_deep', { max: maxDepth });
   try {
     return sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
   } catch {
@@ -38,7 +65,7 @@ export function jsonBodyParser(request: FastifyRequest, body: string | Buffer, d
   publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
   let value: unknown;
   try {
-    value = parseJsonBody(body as string);
+    value = parseJsonBody(body as string, request.server.trellis?.config.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH);
   } catch (error) {
     done(error as Error, undefined);
     return;

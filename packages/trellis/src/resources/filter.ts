@@ -1,3 +1,4 @@
+import { HttpError } from '../kernel/http-error.ts';
 import type { SelectQueryBuilder } from 'kysely';
 import type { ResourceDefinition } from './define-resource.ts';
 import type { QueryParams } from './state-provider.ts';
@@ -61,14 +62,26 @@ const NO_VALUES: readonly string[] = Object.freeze([]);
 export function paramValues(params: QueryParams, key: string): readonly string[] {
   const plain = params[key];
   const listed = params[`${key}[]`];
-  if (listed === undefined) return plain === undefined ? NO_VALUES : Array.isArray(plain) ? plain : [plain];
+  if (listed === undefined) return plain === undefined ? NO_VALUES : Array.isArray(plain) ? capped(key, plain) : [plain];
   const out: string[] = [];
   for (const v of [plain, listed]) {
     if (v === undefined) continue;
     if (Array.isArray(v)) out.push(...v);
     else out.push(v);
   }
-  return out;
+  return capped(key, out);
+}
+
+/**
+ * Values one filter parameter may take (`title[]=a&title[]=b…`). Each becomes a condition of an
+ * OR in SQL, whose size the databases bound (SQLite: "Expression tree is too large" past 1,000):
+ * the cap answers 400 long before.
+ */
+export const MAX_FILTER_VALUES = 100;
+
+function capped(key: string, values: readonly string[]): readonly string[] {
+  if (values.length > MAX_FILTER_VALUES) throw HttpError.of('too_many_filter_values', { parameter: key.replace(/\[\]$/, ''), max: MAX_FILTER_VALUES, count: values.length });
+  return values;
 }
 
 const parameterKeys = new WeakMap<ResourceDefinition, ReadonlySet<string>>();

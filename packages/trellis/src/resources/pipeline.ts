@@ -1,3 +1,4 @@
+import { MAX_FILTER_VALUES } from './filter.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Format, Representation } from '../formats/format.ts';
 import { addVary } from '../http/vary.ts';
@@ -126,6 +127,7 @@ export class OperationPipeline {
       clock.next('provide', 'ok', clock.observed ? { format: format.name } : undefined);
 
       const query = request.query as QueryParams;
+      checkQuerySize(query);
       const collection = op.kind === 'collection' && op.method === 'GET';
       const ctx: OperationContext = {
         request,
@@ -224,4 +226,23 @@ export class OperationPipeline {
 function searchOf(url: string): string {
   const q = url.indexOf('?');
   return q < 0 ? '' : url.slice(q + 1);
+}
+
+/**
+ * Values a query string may carry in all (filters, order, pagination, embed), and one parameter
+ * (MAX_FILTER_VALUES, see filter.ts). Filters are ANDed in SQL, so their total bounds the
+ * statement's size as MAX_FILTER_VALUES bounds one OR.
+ */
+export const MAX_QUERY_VALUES = 300;
+
+function checkQuerySize(query: QueryParams): void {
+  let count = 0;
+  for (const key in query) {
+    const v = query[key];
+    if (Array.isArray(v) && v.length > MAX_FILTER_VALUES) {
+      throw HttpError.of('too_many_filter_values', { parameter: key.replace(/\[\]$/, ''), max: MAX_FILTER_VALUES, count: v.length });
+    }
+    count += Array.isArray(v) ? v.length : 1;
+  }
+  if (count > MAX_QUERY_VALUES) throw HttpError.of('too_many_query_values', { max: MAX_QUERY_VALUES, count });
 }
