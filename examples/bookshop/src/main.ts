@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, openDatabase, serve } from 'trellis';
+import { ConfigError, DatabaseUnreachableError, loadConfig, openDatabase, serve, waitForDatabase } from 'trellis';
 import { createBookshop } from './bookshop.ts';
 
 try {
@@ -11,6 +11,10 @@ let config;
 try {
   config = loadConfig();
 } catch (error) {
+  if (error instanceof DatabaseUnreachableError) {
+    console.error(`Database error: ${error.message}`);
+    process.exit(1);
+  }
   if (!(error instanceof ConfigError)) throw error;
   console.error(`Configuration error: ${error.message}`);
   process.exit(1);
@@ -18,11 +22,17 @@ try {
 
 try {
   const database = openDatabase(config.databaseUrl);
+  // A database still starting (a container, a restart) is waited for, within DATABASE_WAIT.
+  await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
   // First start: migrations and the seed (a few seconds); later starts find both done.
   const app = await createBookshop({ config, database });
   app.addHook('onClose', () => database.destroy());
   await serve(app, config);
 } catch (error) {
+  if (error instanceof DatabaseUnreachableError) {
+    console.error(`Database error: ${error.message}`);
+    process.exit(1);
+  }
   if (!(error instanceof ConfigError)) throw error;
   console.error(`Configuration error: ${error.message}`);
   process.exit(1);

@@ -3,6 +3,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { openTestSchema, postgresForTests, tcpProxy } from 'trellis/testing';
 import { ENV, MAIN, ROOT, startBookshop } from './bookshop-process.ts';
 
 describe('the bookshop process', () => {
@@ -51,4 +52,39 @@ test('a bad configuration value stops startup with one line naming the variable'
   const [code] = await once(child, 'exit');
   assert.equal(code, 1);
   assert.equal(err, 'Configuration error: PORT: expected a whole number from 0 to 65535, got "eighty"\n');
+});
+
+test('an unreachable database: one line saying where and why, retries within DATABASE_WAIT, then exit 1 with no stack', async () => {
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...ENV, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test', DATABASE_WAIT: '1s' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c));
+  const started = Date.now();
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 1);
+  assert.ok(Date.now() - started >= 1000, 'it retried for the wait');
+  assert.equal(
+    err,
+    'Database at 127.0.0.1:1 is unreachable (ECONNREFUSED); retrying for up to 1 s.\n' +
+      'Database error: cannot reach the database at 127.0.0.1:1 (ECONNREFUSED) after 1 s (DATABASE_URL; DATABASE_WAIT sets how long to wait).\n',
+  );
+});
+
+test('a database that comes up during the wait: the bookshop starts', async (t) => {
+  const pg = await postgresForTests();
+  if (pg.url === null) return t.skip(pg.skip);
+  const proxy = await tcpProxy(pg.url, 5432);
+  const schema = await openTestSchema('bookshop_wait');
+  proxy.cut();
+  const server = startBookshop({ ...ENV, DATABASE_URL: proxy.url, DATABASE_WAIT: '20s', PGOPTIONS: `-c search_path=${schema.schema}` });
+  try {
+    await new Promise((r) => setTimeout(r, 1200));
+    await proxy.restore();
+    const base = await server.url;
+    assert.equal((await fetch(`${base}/books/1`)).status, 200);
+    assert.match(server.output(), /Database at 127\.0\.0\.1:\d+ is unreachable \(ECONNREFUSED\); retrying for up to 20 s\./);
+  } finally {
+    await server.stop();
+    await schema.close();
+    await proxy.close();
+  }
 });

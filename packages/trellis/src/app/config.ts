@@ -60,6 +60,8 @@ export interface TrellisConfig {
   /** Longest a client may stay silent while sending a request, in ms; then its connection closes. */
   readonly requestTimeoutMs: number;
   readonly databaseUrl: string;
+  /** How long startup waits for an unreachable database before exiting (DATABASE_WAIT, ms). */
+  readonly databaseWaitMs: number;
   readonly profiler: ProfilerConfig & { readonly enabled: boolean };
   readonly jwt: JwtConfig;
   readonly corsAllowOrigin: RegExp;
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
     jsonMaxDepth: int(env, 'JSON_MAX_DEPTH', 64, 1, 10_000),
     requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30) * 1000,
     databaseUrl,
+    databaseWaitMs: duration(env, 'DATABASE_WAIT', 30) * 1000,
     profiler: {
       enabled: debug && bool(env, 'PROFILER', true),
       dsn: profilerDsn,

@@ -11,7 +11,8 @@ import { corsPlugin } from '../http/cors-plugin.ts';
 import { profilerPlugin } from '../profiler/profiler-plugin.ts';
 import { securityPlugin, type SecurityOptions } from '../security/security-plugin.ts';
 import { resourcesPlugin } from '../resources/resources-plugin.ts';
-import { openDatabase, type Database } from '../data/database.ts';
+import { onDatabaseError, openDatabase, type Database } from '../data/database.ts';
+import { OncePerInterval } from '../logging/once-per-interval.ts';
 import { docsPlugin } from '../docs/docs-plugin.ts';
 
 export interface CreateAppOptions {
@@ -76,6 +77,15 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   // Resources need a database: open one from DATABASE_URL unless the caller brings its own (and closes it).
   const database = options.database ?? (resources.length > 0 ? openDatabase(config.databaseUrl) : null);
   if (database !== null && options.database === undefined) app.addHook('onClose', () => (database as Database).destroy());
+  if (database !== null) {
+    // Idle connections the server dropped: reported once per interval, never a crash.
+    const dropped = new OncePerInterval(10_000);
+    const unsubscribe = onDatabaseError(database as Database, (error) => {
+      const count = dropped.hit();
+      if (count !== null) app.log.warn({ channel: 'database', err: { message: error.message }, count }, `Database connection lost: ${error.message} (${count} since the last report); reconnecting on the next query.`);
+    });
+    app.addHook('onClose', async () => unsubscribe());
+  }
 
   // Registration order is hook order; it follows the phases of kernel/lifecycle.md.
   await app.register(kernelPlugin, { config });

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.ts';
+import { DatabaseUnreachableError } from '../data/wait-for-database.ts';
 import { makeMigrationCommand } from './commands/make-migration-command.ts';
 import { migrateCommands } from './commands/migrate-command.ts';
 import { openapiCommand } from './commands/openapi-command.ts';
@@ -27,5 +28,9 @@ try {
   else if (error instanceof CliError) {
     process.stderr.write(`${out.red('error')} ${error.message}\n`);
     process.exitCode = error.exitCode;
+  } else if (error instanceof DatabaseUnreachableError) {
+    // One line, no stack: the operator's fix is DATABASE_URL or the database, not our code.
+    process.stderr.write(`${out.red('error')} ${error.message}\n`);
+    process.exitCode = 1;
   } else throw error;
 }

@@ -12,6 +12,22 @@ export type Database = Kysely<any>;
 export interface OpenDatabaseOptions {
   /** PostgreSQL only: the schema to use (`search_path`), e.g. one per test file. */
   readonly schema?: string;
+  /** PostgreSQL only: how long a request waits for a connection before a 503 (default 5 s). */
+  readonly connectTimeoutMs?: number;
+}
+
+/** Who hears errors of idle pooled connections (see `onDatabaseError`). */
+const errorListeners = new WeakMap<Database, Set<(error: Error) => void>>();
+
+/**
+ * Hears errors the database driver raises outside any query: a pooled PostgreSQL connection that
+ * the server or the network dropped while idle. The pool always handles them (an unhandled
+ * 'error' event would end the process); the next query reconnects. Returns the unsubscribe.
+ */
+export function onDatabaseError(db: Database, listener: (error: Error) => void): () => void {
+  const set = errorListeners.get(db);
+  set?.add(listener);
+  return () => void set?.delete(listener);
 }
 
 function logQuery(event: LogEvent): void {
@@ -46,7 +62,9 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const sqlite = new DatabaseSync(file);
+    // Another connection holding the write lock (a CLI command, a second process) is waited for
+    // up to 5 s (SQLite's busy handler), then the request gets a 503, not a 500.
+    const sqlite = new DatabaseSync(file, { timeout: 5000 });
     sqlite.exec('PRAGMA foreign_keys = ON');
     // LIKE is case-insensitive in SQLite by default; the case-sensitive search strategies need it not to be.
     sqlite.exec('PRAGMA case_sensitive_like = ON');
@@ -59,9 +77,19 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
       connectionString: url,
       types: pgTypes,
       max: 10,
+      // Without it a request waits for an unreachable server for ever; with it, a 503.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    return new Kysely<any>({ dialect: new PostgresDialect({ pool }), log: logQuery });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log: logQuery });
+    const listeners = new Set<(error: Error) => void>();
+    errorListeners.set(db, listeners);
+    // An idle client's error (the server restarted, the network dropped) is emitted on the pool;
+    // unhandled it would end the process. The pool has already discarded that client.
+    pool.on('error', (error) => {
+      for (const listener of listeners) listener(error);
+    });
+    return db;
   }
   throw new Error(`Unsupported DATABASE_URL "${url}": expected sqlite:<file>, sqlite::memory: or postgres://…`);
 }

@@ -121,6 +121,11 @@ export const errorCodes = {
     className: 'TooManyLoginAttemptsAuthenticationException',
     message: (p) => `Too many login attempts, please try again in ${p.minutes} ${Number(p.minutes) === 1 ? 'minute' : 'minutes'}.`,
   },
+  database_unavailable: {
+    status: 503,
+    className: 'ServiceUnavailableHttpException',
+    message: () => 'The database is unavailable; please try again shortly.',
+  },
   password_check_busy: {
     status: 503,
     className: 'ServiceUnavailableHttpException',

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { OncePerInterval } from '../logging/once-per-interval.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { addVary } from '../http/vary.ts';
 import { publish } from '../observe/channels.ts';
@@ -37,6 +38,8 @@ function pickFormat(request: FastifyRequest, formats: readonly ErrorFormat[]): {
  * The error phase: maps what was thrown to an HttpError, logs it, and renders it in the format the
  * client accepts, inside a child request context (a sub-request) that observers can record.
  */
+const databaseOutageLog = new OncePerInterval(10_000);
+
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, options: ErrorHandlerOptions): void {
   const httpError: HttpError = toHttpError(error, {
     contentType: request.headers['content-type'],
@@ -45,7 +48,13 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   });
   const log = request.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
   const level = httpError.status >= 500 ? 'error' : 'info';
-  if (log.isLevelEnabled?.(level) !== false) {
+  if (httpError.code === 'database_unavailable') {
+    // While the database is away every request that needs it fails alike: one warning per
+    // interval with the count, not a stack per request.
+    const count = databaseOutageLog.hit();
+    const cause = httpError.cause instanceof Error ? httpError.cause.message : String(httpError.cause);
+    if (count !== null) log.warn({ status: 503, code: httpError.code, channel: 'request', failures: count }, `Database unavailable (${cause}): ${count} ${count === 1 ? 'request' : 'requests'} answered 503 since the last report.`);
+  } else if (log.isLevelEnabled?.(level) !== false) {
     const logContext = { status: httpError.status, code: httpError.code, channel: 'request' };
     if (level === 'error') log.error({ ...logContext, err: error }, `Uncaught ${httpError.className}: "${httpError.message}"`);
     else log.info(logContext, `${httpError.className}: "${httpError.message}"`);

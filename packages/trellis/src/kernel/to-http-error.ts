@@ -1,4 +1,8 @@
 import { HttpError } from './http-error.ts';
+import { isDatabaseUnavailable } from '../data/database-unavailable.ts';
+
+/** Seconds a client should wait before retrying while the database is away (RFC 9110 §10.2.3). */
+const DATABASE_RETRY_AFTER = '5';
 
 interface FrameworkError {
   readonly code?: string;
@@ -32,6 +36,7 @@ export function toHttpError(error: unknown, context: { contentType?: string; sup
     case 'FST_ERR_BAD_URL':
       return HttpError.of('malformed_url', { path: e.message.match(/'(.*)'/)?.[1] ?? '' }, { cause: e });
   }
+  if (isDatabaseUnavailable(e)) return HttpError.of('database_unavailable', {}, { cause: e, headers: { 'retry-after': DATABASE_RETRY_AFTER } });
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
     return new HttpError(status, e.code ? e.code.toLowerCase() : 'bad_request', e.message, { cause: e, className: e.name });

@@ -2,3 +2,4 @@ export { postgresForTests, redisForTests, reachable, TEST_POSTGRES_URL, TEST_RED
 export { testConfig } from './test-config.ts';
 export { openTestSchema, type TestDatabase } from './test-schema.ts';
 export { browserSkipReason, launchBrowser, ARTIFACTS_DIR, CHROMIUM_PATH } from './browser.ts';
+export { tcpProxy, type TcpProxy } from './tcp-proxy.ts';

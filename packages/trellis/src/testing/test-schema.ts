@@ -5,6 +5,8 @@ import { TEST_POSTGRES_URL } from './services.ts';
 
 export interface TestDatabase {
   readonly db: Database;
+  /** The schema's name (for a process told of it by `PGOPTIONS=-c search_path=…`). */
+  readonly schema: string;
   /** Closes the connection and drops the schema with everything in it. */
   close(): Promise<void>;
 }
@@ -20,6 +22,7 @@ export async function openTestSchema(prefix: string, url: string = TEST_POSTGRES
   const db = openDatabase(url, { schema });
   return {
     db,
+    schema,
     async close() {
       await db.destroy();
       await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);

@@ -5,10 +5,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { redisForTests } from '../../src/testing/services.ts';
+import { tcpProxy } from '../../src/testing/tcp-proxy.ts';
 import type { UserProvider } from '../../src/security/user-provider.ts';
 import { PASSWORDS, securedApp, users } from './security-fixtures.ts';
 
@@ -109,42 +109,6 @@ describe('login throttling in one process', () => {
   });
 });
 
-/** A TCP proxy to Redis that the test can cut (all connections dropped, new ones refused) and restore. */
-async function cuttableProxy(target: URL): Promise<{ url: string; cut(): void; restore(): Promise<void>; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let server: Server;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(Number(target.port || 6379), target.hostname);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('error', () => {});
-          s.on('close', () => sockets.delete(s));
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as { port: number }).port;
-        resolve();
-      });
-    });
-  await listen();
-  return {
-    url: `redis://127.0.0.1:${port}${target.pathname}`,
-    cut() {
-      server.close();
-      for (const s of sockets) s.destroy();
-    },
-    restore: listen,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 describe('login throttling across processes (Redis)', async () => {
   const redis = await redisForTests();
 
@@ -166,7 +130,7 @@ describe('login throttling across processes (Redis)', async () => {
   });
 
   test('Redis going away mid-run: logins go on, still throttled in the process, and the shared count resumes', { skip: redis.skip }, async () => {
-    const proxy = await cuttableProxy(new URL(redis.url!));
+    const proxy = await tcpProxy(redis.url!, 6379);
     const app = await securedApp({ ...PROXIED, LOGIN_THROTTLE: '3/1m', LOGIN_ACCOUNT_THROTTLE: 'off', REDIS_URL: proxy.url });
     try {
       assert.equal((await login(app, 'alice@example.test', PASSWORDS.alice, someClient())).statusCode, 200);

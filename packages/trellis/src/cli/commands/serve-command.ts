@@ -3,6 +3,7 @@ import { createApp } from '../../app/create-app.ts';
 import { serve } from '../../app/serve.ts';
 import { migrate } from '../../data/migrate.ts';
 import { openDatabase } from '../../data/database.ts';
+import { waitForDatabase } from '../../data/wait-for-database.ts';
 import { cliConfig, loadEnv } from '../cli-config.ts';
 import { projectMigrations } from '../migration-source.ts';
 import { findProject } from '../project.ts';
@@ -23,6 +24,7 @@ export function serveCommand(program: Command, _out: Output): void {
       const config = cliConfig(loadEnv(project.root));
       const mod = await project.load();
       const database = openDatabase(config.databaseUrl);
+      await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
       if (options.migrate) await migrate(database, await projectMigrations(project, mod));
       if (mod.seed) await mod.seed(database);
       const app = await createApp({ ...(mod.name ? { name: mod.name } : {}), config, resources: mod.resources, database });
