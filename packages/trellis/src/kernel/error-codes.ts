@@ -126,6 +126,11 @@ export const errorCodes = {
     className: 'ServiceUnavailableHttpException',
     message: () => 'The database is unavailable; please try again shortly.',
   },
+  profile_store_unavailable: {
+    status: 503,
+    className: 'ServiceUnavailableHttpException',
+    message: (p) => `The profile store is unavailable (${p.reason}); requests are served but not recorded until it is back.`,
+  },
   password_check_busy: {
     status: 503,
     className: 'ServiceUnavailableHttpException',

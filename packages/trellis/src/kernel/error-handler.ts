@@ -38,7 +38,11 @@ function pickFormat(request: FastifyRequest, formats: readonly ErrorFormat[]): {
  * The error phase: maps what was thrown to an HttpError, logs it, and renders it in the format the
  * client accepts, inside a child request context (a sub-request) that observers can record.
  */
-const databaseOutageLog = new OncePerInterval(10_000);
+/** Errors that mean a dependency is away, not a bug: logged once per interval each. */
+const OUTAGES = new Map<string, { what: string; log: OncePerInterval }>([
+  ['database_unavailable', { what: 'Database', log: new OncePerInterval(10_000) }],
+  ['profile_store_unavailable', { what: 'Profile store', log: new OncePerInterval(10_000) }],
+]);
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, options: ErrorHandlerOptions): void {
   const httpError: HttpError = toHttpError(error, {
@@ -48,12 +52,13 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   });
   const log = request.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
   const level = httpError.status >= 500 ? 'error' : 'info';
-  if (httpError.code === 'database_unavailable') {
-    // While the database is away every request that needs it fails alike: one warning per
+  const outage = OUTAGES.get(httpError.code);
+  if (outage) {
+    // While a dependency is away every request that needs it fails alike: one warning per
     // interval with the count, not a stack per request.
-    const count = databaseOutageLog.hit();
+    const count = outage.log.hit();
     const cause = httpError.cause instanceof Error ? httpError.cause.message : String(httpError.cause);
-    if (count !== null) log.warn({ status: 503, code: httpError.code, channel: 'request', failures: count }, `Database unavailable (${cause}): ${count} ${count === 1 ? 'request' : 'requests'} answered 503 since the last report.`);
+    if (count !== null) log.warn({ status: httpError.status, code: httpError.code, channel: 'request', failures: count }, `${outage.what} unavailable (${cause}): ${count} ${count === 1 ? 'request' : 'requests'} answered ${httpError.status} since the last report.`);
   } else if (log.isLevelEnabled?.(level) !== false) {
     const logContext = { status: httpError.status, code: httpError.code, channel: 'request' };
     if (level === 'error') log.error({ ...logContext, err: error }, `Uncaught ${httpError.className}: "${httpError.message}"`);

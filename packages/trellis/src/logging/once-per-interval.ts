@@ -21,4 +21,9 @@ export class OncePerInterval {
     this.#count = 0;
     return count;
   }
+
+  /** Occurrences counted since the last line (not yet reported). */
+  get unreported(): number {
+    return this.#count;
+  }
 }

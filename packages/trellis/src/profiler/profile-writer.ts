@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildProfile, type BuildOptions } from './build-profile.ts';
+import { OncePerInterval } from '../logging/once-per-interval.ts';
 import type { DataCollector } from './data-collector.ts';
 import type { Profile } from './profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
@@ -37,6 +38,8 @@ export class ProfileWriter {
   #scheduled = false;
   #pending = 0;
   #waiters: (() => void)[] = [];
+  #dropped = 0;
+  readonly #failures = new OncePerInterval(10_000);
 
   constructor(storage: ProfileStorage, log: WriterLog, issuer: TokenIssuer, options: ProfileWriterOptions) {
     this.#storage = storage;
@@ -126,8 +129,23 @@ export class ProfileWriter {
     }
   };
 
+  /** Profiles that could not be stored since the writer started. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /**
+   * A store that fails (Redis away, a full disk) fails every write alike: one line per interval
+   * with the count, and the first error's stack only, not one stack per lost profile.
+   */
   #fail(error: unknown): void {
-    this.#log.error({ err: error, channel: 'profiler' }, `The profiler could not store a profile: ${(error as Error)?.message}`);
+    this.#dropped++;
+    const count = this.#failures.hit();
+    if (count === null) return;
+    const message = error instanceof Error ? error.message : String(error);
+    const line = `Profile store unavailable: ${count.toLocaleString('en-US')} ${count === 1 ? 'profile' : 'profiles'} dropped since the last report (${message}).`;
+    if (this.#dropped === 1) this.#log.error({ err: error, channel: 'profiler', dropped: count }, line);
+    else this.#log.error({ channel: 'profiler', dropped: count, total: this.#dropped }, line);
   }
 
   #settle(): void {

@@ -66,7 +66,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   const profiled = { config: { gate: options.mayOpen }, onRequest: refuse, onSend: headers };
 
   /** `latest` is the newest main request: its sub-requests are reached from its page. */
-  async function load(token: string): Promise<Profile | null> {
+  const load = (token: string) => fromStore(() => loadProfile(token));
+  async function loadProfile(token: string): Promise<Profile | null> {
     await options.settled();
     let profile: Profile | null = null;
     if (token === 'latest') {
@@ -82,8 +83,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     const params = searchParams(request.query);
     const query = toProfileQuery(params);
     if (params.token !== '') return reply.redirect(`/_profiler/${encodeURIComponent(params.token)}`, 302);
-    await options.settled();
-    return reply.type(HTML).send(searchPage(await storage.find(query), params, timeZone));
+    const found = await fromStore(async () => (await options.settled(), storage.find(query)));
+    return reply.type(HTML).send(searchPage(found, params, timeZone));
   }
   app.get('/_profiler', page, listing);
   app.get('/_profiler/', page, listing);
@@ -91,8 +92,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   app.get('/_profiler/search.json', page, async (request) => {
     const query = toProfileQuery(searchParams(request.query));
-    await options.settled();
-    const results = await storage.find(query);
+    const results = await fromStore(async () => (await options.settled(), storage.find(query)));
     return { count: results.length, results: results.map(summaryJson) };
   });
 
@@ -127,4 +127,18 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   app.get('/_profiler/:token/exception.css', profiled, async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
 
+}
+
+/**
+ * The store's failures (Redis away, an unreadable file) are a 503 page saying so, with
+ * Retry-After, never a 500: the profiler is only as available as its store.
+ */
+async function fromStore<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw HttpError.of('profile_store_unavailable', { reason }, { cause: error, headers: { 'retry-after': '5' } });
+  }
 }
