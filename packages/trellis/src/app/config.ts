@@ -1,5 +1,6 @@
 import { ConfigError, addresses, bool, bytes, duration, int, list, rate, regex, str, type Env } from './env-parsers.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+import { parseOnly, type KeepSettings } from '../profiler/keep-policy.ts';
 
 export { ConfigError };
 
@@ -13,6 +14,10 @@ export interface ProfilerConfig {
   readonly maxBodyBytes: number;
   /** Key fragments whose values are redacted before storage. */
   readonly redactKeys: readonly string[];
+  /** Bytes of profiles waiting to be stored past which new ones are dropped (PROFILER_MAX_BACKLOG). */
+  readonly maxBacklogBytes: number;
+  /** Which requests are recorded (PROFILER_SAMPLE, PROFILER_ONLY; see profiler/keep-policy.ts). */
+  readonly keep: KeepSettings;
 }
 
 export interface JwtConfig {
@@ -131,6 +136,8 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
       allow: addresses(env, 'PROFILER_ALLOW'),
       maxBodyBytes: bytes(env, 'PROFILER_MAX_BODY', 64 * 1024),
       redactKeys: env.PROFILER_REDACT_KEYS ? list(env, 'PROFILER_REDACT_KEYS') : DEFAULT_SECRET_KEYS,
+      maxBacklogBytes: bytes(env, 'PROFILER_MAX_BACKLOG', 32 * 1024 * 1024),
+      keep: { sample: share(env, 'PROFILER_SAMPLE', 1), only: profilerOnly(env) },
     },
     jwt: {
       secret: jwtSecret,
@@ -161,4 +168,19 @@ function redisUrl(env: Env, profilerDsn: string): string | null {
   const shared = new URL(profilerDsn);
   shared.searchParams.delete('prefix');
   return shared.href;
+}
+
+function share(env: Env, name: string, fallback: number): number {
+  const v = (env[name] ?? '').trim();
+  if (v === '') return fallback;
+  if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(v)) throw new ConfigError(name, `expected a number from 0 to 1, got "${v}"`);
+  return Number(v);
+}
+
+function profilerOnly(env: Env): KeepSettings['only'] {
+  try {
+    return parseOnly(env.PROFILER_ONLY ?? '');
+  } catch (error) {
+    throw new ConfigError('PROFILER_ONLY', (error as Error).message);
+  }
 }

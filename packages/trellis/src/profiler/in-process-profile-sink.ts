@@ -21,6 +21,10 @@ export class InProcessProfileSink implements ProfileSink {
     for (const snapshot of snapshots) this.#writer.enqueue(() => this.#writer.store(snapshot));
   }
 
+  get dropped(): number {
+    return this.#writer.dropped;
+  }
+
   settled(): Promise<void> {
     return this.#writer.idle();
   }

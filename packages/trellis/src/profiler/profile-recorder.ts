@@ -6,6 +6,7 @@ import type { SubRequest } from '../kernel/sub-request.ts';
 import { profiledRequest, runCollectors, type BuildOptions } from './build-profile.ts';
 import { capturedResponse } from './capture-body.ts';
 import type { DataCollector } from './data-collector.ts';
+import { KEEP_ALL, type KeepPolicy } from './keep-policy.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
@@ -16,6 +17,8 @@ export interface RecorderOptions extends BuildOptions {
   readonly sink: ProfileSink;
   /** Collectors the app added: they run here, on the request thread, after the response is sent. */
   readonly collectors: readonly DataCollector[];
+  /** Which requests are kept (PROFILER_SAMPLE, PROFILER_ONLY); default all. */
+  readonly keep?: KeepPolicy;
 }
 
 /** A CORS preflight (Fetch standard §3.2.2): answered before profiling and never recorded. */
@@ -43,6 +46,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   const contexts = new WeakMap<FastifyRequest, ProfileContext>();
   const children = new WeakMap<SubRequest, ProfileContext>();
   const { issuer, sink, collectors, maxBodyBytes } = options;
+  const keep = options.keep ?? KEEP_ALL;
   /** Requests answered since the last hand-on: snapshots are taken a turn later, in one batch. */
   let finished: ProfileContext[] = [];
   let scheduled = false;
@@ -108,7 +112,10 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   unsubscribe.push(() => handlerChannel.unsubscribe(handlerSubscribers));
   app.addHook('onSend', (request, reply, payload, done) => {
     const ctx = contexts.get(request);
-    if (ctx) {
+    if (ctx && keep !== KEEP_ALL && !keep.keeps(reply.statusCode, performance.now() - ctx.origin)) {
+      // Not kept: no profile, so no X-Debug-Token pointing at one.
+      contexts.delete(request);
+    } else if (ctx) {
       ctx.mark('respond');
       reply.header('x-debug-token', ctx.token);
       reply.header('x-debug-token-link', `${request.trellisOrigin}/_profiler/${ctx.token}`);

@@ -205,6 +205,7 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
         await sink.settled();
         // Once per interval with a count (the second loss falls in the same interval), or the store never opened.
         assert.equal(log.lines.length, 1, log.lines.join('\n'));
+        assert.equal(sink.dropped, 2, 'both are counted as not recorded');
         assert.match(log.lines[0]!, /^(Profile store unavailable: 1 profile dropped since the last report \(.+\)\.|The profiler thread could not open its store)/);
       });
     });

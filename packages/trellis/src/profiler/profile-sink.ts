@@ -11,9 +11,13 @@ import type { RequestSnapshot } from './profiled-request.ts';
  *   been logged.
  * - A failing store is logged, never surfaced to the sender.
  * - `close()` finishes what was sent, then releases what the sink opened itself.
+ * - `dropped` counts every snapshot sent that will never be stored: refused because the sink is
+ *   too far behind (its backlog is bounded), or lost because the store failed. It only grows.
  */
 export interface ProfileSink {
   send(snapshots: readonly RequestSnapshot[]): void;
+  /** Requests sent but not recorded since the sink opened (see the contract). */
+  readonly dropped: number;
   settled(): Promise<void>;
   close(): Promise<void>;
 }

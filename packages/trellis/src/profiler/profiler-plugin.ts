@@ -5,6 +5,7 @@ import { accessGate } from './access-gate.ts';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import type { DataCollector } from './data-collector.ts';
 import { InProcessProfileSink } from './in-process-profile-sink.ts';
+import { keepPolicy } from './keep-policy.ts';
 import { recordProfiles } from './profile-recorder.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { profilerRoutes } from './profiler-routes.ts';
@@ -73,8 +74,8 @@ export const profilerPlugin = fp(
     const sink: ProfileSink =
       opts.storage || isThreadLocal(settings.dsn)
         ? new InProcessProfileSink(storage, app.log, issuer, { ...build, collectors: defaultCollectors })
-        : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log);
-    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: opts.collectors ?? [] });
+        : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log, settings.maxBacklogBytes);
+    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: opts.collectors ?? [], keep: keepPolicy(settings.keep) });
 
     const gate = accessGate(settings.allow);
     const mayOpen = (request: FastifyRequest) => gate(request.clientIp);
@@ -98,6 +99,7 @@ export const profilerPlugin = fp(
       panels: [...defaultPanels, ...(opts.panels ?? [])],
       timeZone: opts.timeZone ?? 'UTC',
       mayOpen,
+      dropped: () => sink.dropped,
     });
 
     app.decorate('profiler', { storage, read, settled: () => recording.settled() } satisfies ProfilerHandle);

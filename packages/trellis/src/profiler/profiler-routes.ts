@@ -14,7 +14,7 @@ import { isToken } from './token.ts';
 import { formatTime } from './ui/format-time.ts';
 import { PROFILER_PAGE_HEADERS } from './ui/layout.ts';
 import { profilePage } from './ui/pages/profile-page.ts';
-import { searchPage } from './ui/pages/search-page.ts';
+import { notRecordedMessage, searchPage } from './ui/pages/search-page.ts';
 import { tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import { dataOf } from './ui/panels/panel.ts';
@@ -31,6 +31,8 @@ export interface ProfilerRoutesOptions {
   readonly timeZone: string;
   /** Who may open the profiler (access-gate.ts); every route carries it (see `guarded`). */
   readonly mayOpen: (request: FastifyRequest) => boolean;
+  /** Requests not recorded since start (the sink's backlog was full, or the store failed). */
+  readonly dropped?: () => number;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -84,7 +86,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     const query = toProfileQuery(params);
     if (params.token !== '') return reply.redirect(`/_profiler/${encodeURIComponent(params.token)}`, 302);
     const found = await fromStore(async () => (await options.settled(), storage.find(query)));
-    return reply.type(HTML).send(searchPage(found, params, timeZone));
+    return reply.type(HTML).send(searchPage(found, params, timeZone, options.dropped?.() ?? 0));
   }
   app.get('/_profiler', page, listing);
   app.get('/_profiler/', page, listing);
@@ -93,7 +95,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   app.get('/_profiler/search.json', page, async (request) => {
     const query = toProfileQuery(searchParams(request.query));
     const results = await fromStore(async () => (await options.settled(), storage.find(query)));
-    return { count: results.length, results: results.map(summaryJson) };
+    const dropped = options.dropped?.() ?? 0;
+    return { count: results.length, results: results.map(summaryJson), notRecorded: { count: dropped, message: notRecordedMessage(dropped) } };
   });
 
   app.get('/_profiler/search_bar', page, async (request, reply) => reply.type(HTML).send(searchBar(searchParams(request.query)).toString()));

@@ -101,12 +101,15 @@ function store({ snapshots, payloads, facts }: Extract<ToProfilerThread, { type:
   return Promise.all(snapshots.map((json, i) => storeOne(writer!, json, payloads[i] ?? null, factsAt(facts, i), parents)));
 }
 
+/** Snapshots that arrived with no store to write them to (it could not be opened). */
+let unstored = 0;
+
 port.on('message', (message: ToProfilerThread) => {
   if (message.type === 'profiles') {
     // Writes start at once (the store batches them), in arrival order even before the store is
     // open; only the acknowledgements wait for each other.
-    const stored = writer ? store(message) : ready.then(() => store(message));
-    last = Promise.all([last, stored]).then(() => post({ type: 'stored', count: message.snapshots.length }));
+    const stored = writer ? store(message) : ready.then(() => store(message) ?? void (unstored += message.snapshots.length));
+    last = Promise.all([last, stored]).then(() => post({ type: 'stored', count: message.snapshots.length, dropped: (writer?.dropped ?? 0) + unstored }));
     return;
   }
   last = last

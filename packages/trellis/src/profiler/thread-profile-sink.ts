@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { OncePerInterval } from '../logging/once-per-interval.ts';
 import { Worker } from 'node:worker_threads';
 import type { BuildOptions } from './build-profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
@@ -38,11 +39,17 @@ export function decodeSnapshot(text: string, payload: string | null): RequestSna
 }
 
 export type FromProfilerThread =
-  | { readonly type: 'stored'; readonly count: number }
+  | { readonly type: 'stored'; readonly count: number; /** The thread's own losses so far (a failing store). */ readonly dropped: number }
   | { readonly type: 'log'; readonly level: 'warn' | 'error'; readonly context: Record<string, unknown>; readonly message: string };
 
 /** Snapshots handed on but not yet stored, past which new ones are dropped until the store catches up. */
 const MAX_BACKLOG = 20_000;
+/**
+ * The same in bytes of snapshot text (PROFILER_MAX_BACKLOG): what the backlog costs in memory is
+ * its bytes, held twice (here until posted, and in the thread), so 900 KB bodies must not wait by
+ * the twenty thousand.
+ */
+export const DEFAULT_MAX_BACKLOG_BYTES = 32 * 1024 * 1024;
 /**
  * Snapshots are posted in batches of up to this many, or after BATCH_WAIT_MS: each message has a
  * fixed cost, and wakes the thread.
@@ -82,15 +89,23 @@ export class ThreadProfileSink implements ProfileSink {
   #stored = 0;
   #dead = false;
   #closing = false;
-  #dropping = false;
+  readonly #refusals = new OncePerInterval(10_000);
   #batch: string[] = [];
   #payloads: (string | null)[] = [];
   #facts: (string | number | null)[] = [];
   #timer: NodeJS.Timeout | null = null;
   #waiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
+  /** Bytes of each snapshot sent and not yet acknowledged, oldest first (from `#sizesHead`). */
+  #sizes: number[] = [];
+  #sizesHead = 0;
+  #backlogBytes = 0;
+  readonly #maxBacklogBytes: number;
+  #refused = 0;
+  #threadDropped = 0;
 
-  constructor(data: ProfilerThreadData, log: WriterLog) {
+  constructor(data: ProfilerThreadData, log: WriterLog, maxBacklogBytes = DEFAULT_MAX_BACKLOG_BYTES) {
     this.#log = log;
+    this.#maxBacklogBytes = maxBacklogBytes;
     this.#worker = new Worker(siblingModule('profiler-thread', import.meta.url), {
       workerData: data,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
@@ -99,6 +114,8 @@ export class ThreadProfileSink implements ProfileSink {
     this.#worker.on('message', (message: FromProfilerThread) => {
       if (message.type === 'stored') {
         this.#stored += message.count;
+        this.#threadDropped = message.dropped;
+        this.#acknowledge(message.count);
         this.#wake();
       } else relay(log, message);
     });
@@ -112,17 +129,19 @@ export class ThreadProfileSink implements ProfileSink {
     });
   }
 
+  get dropped(): number {
+    return this.#refused + this.#threadDropped;
+  }
+
   send(snapshots: readonly RequestSnapshot[]): void {
     if (this.#dead || snapshots.length === 0) return;
-    if (this.#sent + this.#batch.length - this.#stored >= MAX_BACKLOG) {
-      if (!this.#dropping) this.#log.warn({ channel: 'profiler' }, `The profile store is ${MAX_BACKLOG} profiles behind: requests go unrecorded until it catches up.`);
-      this.#dropping = true;
-      return;
-    }
-    this.#dropping = false;
+    if (this.#full()) return this.#refuse(snapshots.length);
     /** The last main request sent: its sub-requests follow it, and may inherit from it. */
     let main: RequestSnapshot | null = null;
-    for (const whole of snapshots) {
+    for (let i = 0; i < snapshots.length; i++) {
+      const whole = snapshots[i]!;
+      // A batch may hold a burst of requests: the bound holds within it too.
+      if (this.#full()) return this.#refuse(snapshots.length - i);
       // An error sub-request shares its parent's response and exception (the same objects): sent
       // once, with the parent (see SnapshotFacts.inherits).
       const inherits =
@@ -138,10 +157,29 @@ export class ThreadProfileSink implements ProfileSink {
       if (text === null) continue;
       this.#batch.push(text);
       this.#payloads.push(payload);
+      const bytes = text.length + (payload?.length ?? 0);
+      this.#sizes.push(bytes);
+      this.#backlogBytes += bytes;
       pushFacts(this.#facts, snapshot, inherits);
     }
     if (this.#batch.length >= BATCH_SIZE) this.#post();
     else this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
+  }
+
+  /** Whether the backlog (posted or batched, not yet stored) is at its bound, in count or bytes. */
+  #full(): boolean {
+    return this.#sent + this.#batch.length - this.#stored >= MAX_BACKLOG || this.#backlogBytes >= this.#maxBacklogBytes;
+  }
+
+  #refuse(count: number): void {
+    this.#refused += count;
+    // Under sustained overload the backlog fills and drains again and again: one line per interval.
+    const reported = this.#refusals.hit();
+    if (reported !== null) {
+      this.#log.warn({ channel: 'profiler', notRecorded: this.#refused }, `The profiler cannot keep up (${Math.round(this.#backlogBytes / 2 ** 20)} MB, ${this.#sent + this.#batch.length - this.#stored} profiles waiting): ${this.#refused.toLocaleString('en-US')} requests not recorded since start.`);
+    }
+    if (this.#batch.length >= BATCH_SIZE) this.#post();
+    else if (this.#batch.length > 0) this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
   }
 
   readonly #post = (): void => {
@@ -175,6 +213,15 @@ export class ThreadProfileSink implements ProfileSink {
         this.#log.error({ err: error, channel: 'profiler' }, `The profiler could not hand a profile to its thread: ${(error as Error)?.message}`);
         return null;
       }
+    }
+  }
+
+  /** The oldest `count` snapshots are stored: their bytes leave the backlog. */
+  #acknowledge(count: number): void {
+    for (let i = 0; i < count && this.#sizesHead < this.#sizes.length; i++) this.#backlogBytes -= this.#sizes[this.#sizesHead++]!;
+    if (this.#sizesHead > 4096 && this.#sizesHead * 2 > this.#sizes.length) {
+      this.#sizes = this.#sizes.slice(this.#sizesHead);
+      this.#sizesHead = 0;
     }
   }
 

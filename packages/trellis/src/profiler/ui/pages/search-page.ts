@@ -11,8 +11,15 @@ export function resultsSentence(n: number): string {
 }
 
 /** The search listing: newest first, columns Status, IP, Method, URL, Time, Token. */
-export function searchPage(results: readonly ProfileSummary[], params: SearchParams, timeZone: string): string {
-  const main = html`<h2 class="pf-results-count">${resultsSentence(results.length)}</h2>
+/** "1,204 requests not recorded since start: the profiler could not keep up", or null for none. */
+export function notRecordedMessage(dropped: number): string | null {
+  if (dropped === 0) return null;
+  return `${dropped.toLocaleString('en-US')} ${dropped === 1 ? 'request' : 'requests'} not recorded since start: the profiler could not keep up or its store failed (see the log).`;
+}
+
+export function searchPage(results: readonly ProfileSummary[], params: SearchParams, timeZone: string, dropped = 0): string {
+  const notRecorded = notRecordedMessage(dropped);
+  const main = html`${notRecorded === null ? '' : html`<p class="pf-notice pf-dropped">${notRecorded}</p>`}<h2 class="pf-results-count">${resultsSentence(results.length)}</h2>
 ${results.length === 0
   ? html`<p class="pf-empty">No profile matches this search.</p>`
   : html`<table class="pf-table pf-results"><thead><tr><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Token</th></tr></thead><tbody>${results.map(
