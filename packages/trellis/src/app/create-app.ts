@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ServerOptions } from 'node:http';
 import type { Logger } from 'pino';
 import { loadConfig, type TrellisConfig } from './config.ts';
 import { tlsCredentials, type TlsCredentials } from './tls-credentials.ts';
@@ -46,7 +47,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   const logger = options.logger ?? createLogger({ level: config.logLevel, captureRequestRecords: config.debug });
   const tls = options.tls === undefined ? await tlsCredentials(config, options.varDir) : options.tls;
 
-  const serverOptions: FastifyServerOptions = {
+  const serverOptions: FastifyServerOptions & { http?: ServerOptions } = {
     loggerInstance: logger,
     // One line per request, written by requestLogPlugin when the response is done.
     logController: new LogController({ disableRequestLogging: true }),
@@ -56,6 +57,15 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
     // incomplete after it is answered 408 by Node.
     connectionTimeout: config.requestTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
+    // A whole-request deadline (RFC 9110 §15.5.9, 408): headers and body must both arrive within
+    // REQUEST_TIMEOUT, however slowly they dribble. Node checks open requests only every
+    // connectionsCheckingInterval (30 s by default, so a 5 s limit cut after up to 35 s): checked
+    // ten times per limit here, at most once a second, so a cut comes within 10 % of it.
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.round(config.requestTimeoutMs / 10))),
+    },
     return503OnClosing: true,
     exposeHeadRoutes: true,
     // Fastify derives protocol and host from X-Forwarded-* only for these peers.
@@ -69,7 +79,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   const app = (
     tls
       ? Fastify({ ...(serverOptions as object), http2: true, https: { allowHTTP1: true, cert: tls.cert, key: tls.key } })
-      : Fastify(serverOptions)
+      : Fastify(serverOptions as FastifyServerOptions)
   ) as unknown as FastifyInstance;
 
   const name = options.name ?? 'Trellis API';
