@@ -1,0 +1,104 @@
+/**
+ * `npm run soak -- [--minutes=5] [--connections=50] [--body-kb=0] [--writes-only] [--requests=N] [--store=sqlite|redis]`
+ *
+ * A soak run (not part of `npm test`): the bookshop in debug with the profiler on, under a mixed
+ * load (reads of items and collections, a filtered search, a 404, a failed login, and writes with
+ * a body of --body-kb KB) for --minutes, or until --requests answers. Every 10 s it prints RSS
+ * (current and peak), the JS heap, requests per second, errors and non-2xx/4xx answers, and
+ * how many requests the profiler did not record (its backlog bound, PROFILER_MAX_BACKLOG). At
+ * the end: the peak RSS and the totals. Loopback only.
+ */
+import { createRequire } from 'node:module';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { BENCH_JWT_SECRET, bookshopFixture } from './lib/bookshop-fixture.ts';
+import { ServerProcess } from './lib/server-process.ts';
+import { DEBUG_ENV, profilerEnv } from './scenarios/server-specs.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    'body-kb': { type: 'string', default: '0' },
+    requests: { type: 'string' },
+    store: { type: 'string', default: 'sqlite' },
+    'writes-only': { type: 'boolean', default: false },
+  },
+});
+const minutes = Number(values.minutes);
+const connections = Number(values.connections);
+const bodyKb = Number(values['body-kb']);
+const store = values.store === 'redis' ? 'redis' : 'sqlite';
+const MB = 2 ** 20;
+
+const workDir = await mkdtemp(join(tmpdir(), 'trellis-soak-'));
+const fixture = await bookshopFixture(root, workDir);
+const server = await ServerProcess.start(
+  { name: 'soak', script: 'bench/servers/bookshop.ts', env: { ...DEBUG_ENV, LOG_LEVEL: 'warn', ...profilerEnv(store, workDir, 'soak'), DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, LOGIN_THROTTLE: 'off' }, description: 'bookshop, debug, profiler on' },
+  root,
+);
+
+const admin = { authorization: `Bearer ${fixture.tokens.admin}`, 'content-type': 'application/ld+json', accept: 'application/ld+json' };
+const ld = { accept: 'application/ld+json' };
+const requests = [
+  { method: 'GET', path: '/books/1', headers: ld },
+  { method: 'GET', path: '/books?page=2', headers: ld },
+  { method: 'GET', path: '/books?title=the&order[price]=desc', headers: ld },
+  { method: 'GET', path: '/reviews?embed=author', headers: { accept: 'application/hal+json' } },
+  { method: 'GET', path: '/nowhere', headers: { accept: 'application/json' } },
+  { method: 'POST', path: '/authors', headers: admin, body: JSON.stringify({ name: 'Soak author', biography: 'b'.repeat(Math.max(1, bodyKb * 1024)) }) },
+];
+
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => { on(event: string, fn: (...args: unknown[]) => void): void; stop(): void } & PromiseLike<{ requests: { total: number }; errors: number; timeouts: number; non2xx: number; '5xx'?: number }>;
+
+let peak = 0;
+let answered = 0;
+let serverErrors = 0;
+const started = Date.now();
+const instance = autocannon({
+  url: server.url,
+  connections,
+  duration: minutes * 60,
+  ...(values.requests ? { amount: Number(values.requests) } : {}),
+  requests: values['writes-only'] ? requests.slice(-1) : requests,
+});
+instance.on('response', (_client: unknown, statusCode: unknown) => {
+  answered++;
+  if ((statusCode as number) >= 500) serverErrors++;
+});
+
+async function notRecorded(): Promise<number> {
+  try {
+    const res = await fetch(`${server.url}/_profiler/search.json?limit=1`);
+    return ((await res.json()) as { notRecorded?: { count: number } }).notRecorded?.count ?? 0;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+console.log(`soak: ${minutes} min${values.requests ? ` or ${values.requests} requests` : ''}, ${connections} connections, write bodies ${bodyKb} KB, profiles in ${store}`);
+console.log('elapsed  rss MB  peak MB  heap MB  req/s   5xx  not recorded');
+let last = 0;
+const tick = setInterval(async () => {
+  const rss = await server.rssBytes();
+  peak = Math.max(peak, rss);
+  const heap = (await server.memoryUsage())?.heapUsed ?? Number.NaN;
+  const rate = (answered - last) / 10;
+  last = answered;
+  const elapsed = Math.round((Date.now() - started) / 1000);
+  console.log(`${String(elapsed).padStart(5)} s  ${(rss / MB).toFixed(0).padStart(6)}  ${(peak / MB).toFixed(0).padStart(7)}  ${(heap / MB).toFixed(0).padStart(7)}  ${rate.toFixed(0).padStart(5)}  ${String(serverErrors).padStart(4)}  ${(await notRecorded()).toLocaleString('en-US')}`);
+}, 10_000);
+const sampler = setInterval(async () => (peak = Math.max(peak, await server.rssBytes())), 500);
+
+const result = await instance;
+clearInterval(tick);
+clearInterval(sampler);
+const dropped = await notRecorded();
+console.log(`\ndone in ${Math.round((Date.now() - started) / 1000)} s: ${result.requests.total.toLocaleString('en-US')} requests, ${result.errors + result.timeouts} socket errors/timeouts, ${serverErrors} answers ≥ 500, peak RSS ${(peak / MB).toFixed(0)} MB, ${dropped.toLocaleString('en-US')} requests not recorded by the profiler`);
+await server.stop();
+await rm(workDir, { recursive: true, force: true });
+if (serverErrors > 0 || result.errors + result.timeouts > 0) process.exitCode = 1;
