@@ -27,6 +27,7 @@ const { values } = parseArgs({
     requests: { type: 'string' },
     store: { type: 'string', default: 'sqlite' },
     'writes-only': { type: 'boolean', default: false },
+    profiler: { type: 'string', default: '1' },
   },
 });
 const minutes = Number(values.minutes);
@@ -38,7 +39,7 @@ const MB = 2 ** 20;
 const workDir = await mkdtemp(join(tmpdir(), 'trellis-soak-'));
 const fixture = await bookshopFixture(root, workDir);
 const server = await ServerProcess.start(
-  { name: 'soak', script: 'bench/servers/bookshop.ts', env: { ...DEBUG_ENV, LOG_LEVEL: 'warn', ...profilerEnv(store, workDir, 'soak'), DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, LOGIN_THROTTLE: 'off' }, description: 'bookshop, debug, profiler on' },
+  { name: 'soak', script: 'bench/servers/bookshop.ts', env: { ...DEBUG_ENV, LOG_LEVEL: 'warn', ...profilerEnv(values.profiler === '0' ? null : store, workDir, 'soak'), DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, LOGIN_THROTTLE: 'off', ...(process.env.SOAK_ENV ? JSON.parse(process.env.SOAK_ENV) : {}) }, description: 'bookshop, debug, profiler on' },
   root,
 );
 
@@ -73,7 +74,8 @@ instance.on('response', (_client: unknown, statusCode: unknown) => {
 
 async function notRecorded(): Promise<number> {
   try {
-    const res = await fetch(`${server.url}/_profiler/search.json?limit=1`);
+    // The search waits for queued profiles to be stored: under load it may take a while.
+    const res = await fetch(`${server.url}/_profiler/search.json?limit=1`, { signal: AbortSignal.timeout(3000) });
     return ((await res.json()) as { notRecorded?: { count: number } }).notRecorded?.count ?? 0;
   } catch {
     return Number.NaN;
@@ -83,21 +85,23 @@ async function notRecorded(): Promise<number> {
 console.log(`soak: ${minutes} min${values.requests ? ` or ${values.requests} requests` : ''}, ${connections} connections, write bodies ${bodyKb} KB, profiles in ${store}`);
 console.log('elapsed  rss MB  peak MB  heap MB  req/s   5xx  not recorded');
 let last = 0;
+let dropped = 0;
 const tick = setInterval(async () => {
   const rss = await server.rssBytes();
   peak = Math.max(peak, rss);
-  const heap = (await server.memoryUsage())?.heapUsed ?? Number.NaN;
+  const heap = (await server.memoryUsage(1000))?.heapUsed ?? Number.NaN;
   const rate = (answered - last) / 10;
   last = answered;
   const elapsed = Math.round((Date.now() - started) / 1000);
-  console.log(`${String(elapsed).padStart(5)} s  ${(rss / MB).toFixed(0).padStart(6)}  ${(peak / MB).toFixed(0).padStart(7)}  ${(heap / MB).toFixed(0).padStart(7)}  ${rate.toFixed(0).padStart(5)}  ${String(serverErrors).padStart(4)}  ${(await notRecorded()).toLocaleString('en-US')}`);
+  console.log(`${String(elapsed).padStart(5)} s  ${(rss / MB).toFixed(0).padStart(6)}  ${(peak / MB).toFixed(0).padStart(7)}  ${(heap / MB).toFixed(0).padStart(7)}  ${rate.toFixed(0).padStart(5)}  ${String(serverErrors).padStart(4)}  ${Number.isNaN(dropped = await notRecorded()) ? '(busy)' : dropped.toLocaleString('en-US')}`);
 }, 10_000);
 const sampler = setInterval(async () => (peak = Math.max(peak, await server.rssBytes())), 500);
 
 const result = await instance;
 clearInterval(tick);
 clearInterval(sampler);
-const dropped = await notRecorded();
+await new Promise((r) => setTimeout(r, 3000));
+dropped = await notRecorded();
 console.log(`\ndone in ${Math.round((Date.now() - started) / 1000)} s: ${result.requests.total.toLocaleString('en-US')} requests, ${result.errors + result.timeouts} socket errors/timeouts, ${serverErrors} answers ≥ 500, peak RSS ${(peak / MB).toFixed(0)} MB, ${dropped.toLocaleString('en-US')} requests not recorded by the profiler`);
 await server.stop();
 await rm(workDir, { recursive: true, force: true });

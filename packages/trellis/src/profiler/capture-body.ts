@@ -32,6 +32,8 @@ function cut(text: string, maxBytes: number): { text: string; truncated: boolean
 export function captureParsedBody(body: unknown, note: CapturedRequest['bodyNote'], maxBytes: number, redaction: Redaction): CapturedBody {
   if (note?.kind === 'binary') return { text: null, size: note.size, truncated: false, note: 'binary' };
   if (note?.kind === 'stream') return { text: null, size: 0, truncated: false, note: 'stream' };
+  // Already redacted and cut where it was taken (large-body.ts): kept as it is.
+  if (note?.kind === 'cut' && typeof body === 'string') return { text: body, size: note.size, truncated: true };
   if (body === undefined || body === null) return { text: null, size: 0, truncated: false };
   const text = typeof body === 'string' ? redaction.text(body) : JSON.stringify(redaction.fields(body), null, 2);
   return { ...cut(text, maxBytes), size: Buffer.byteLength(text) };

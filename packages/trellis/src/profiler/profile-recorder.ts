@@ -7,6 +7,7 @@ import { profiledRequest, runCollectors, type BuildOptions } from './build-profi
 import { capturedResponse } from './capture-body.ts';
 import type { DataCollector } from './data-collector.ts';
 import { KEEP_ALL, type KeepPolicy } from './keep-policy.ts';
+import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
@@ -141,6 +142,14 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     done();
   });
 
+  /** A family's large request body, redacted and cut once, shared by its sub-requests (large-body.ts). */
+  function withLargeBodyCut(family: RequestSnapshot[]): RequestSnapshot[] {
+    const main = cutLargeBody(family[0]!, maxBodyBytes, options.redactKeys);
+    if (main === family[0]) return family;
+    const { body, bodyNote } = main.request;
+    return [main, ...family.slice(1).map((s) => ({ ...s, request: { ...s.request, body, bodyNote }, ...(main.secrets ? { secrets: main.secrets } : {}) }))];
+  }
+
   /** Families whose app collectors are still running (they returned promises). */
   const collecting = new Set<Promise<void>>();
 
@@ -156,7 +165,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
         const response = capturedResponse(ctx.statusCode, ctx.responseHeaders, ctx.payload, maxBodyBytes);
         // Parent first: with equal start times, store order makes the sub-request the newer one.
         const exception = ctx.exception();
-        const family = [ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception()));
+        const family = withLargeBodyCut([ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception())));
         if (collectors.length === 0) {
           batch.push(...family);
           continue;

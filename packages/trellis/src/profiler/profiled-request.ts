@@ -29,7 +29,12 @@ export interface CapturedRequest {
   /** The body as parsed (JSON value, string); undefined when none or not kept (see `bodyNote`). */
   readonly body: unknown;
   /** Set when the body is not kept: raw bytes (their count), or a stream the route reads itself. */
-  readonly bodyNote: { readonly kind: 'binary'; readonly size: number } | { readonly kind: 'stream' } | null;
+  readonly bodyNote:
+    | { readonly kind: 'binary'; readonly size: number }
+    | { readonly kind: 'stream' }
+    /** A large body, redacted and cut on the request thread (`body` is the kept text): see large-body.ts. */
+    | { readonly kind: 'cut'; readonly size: number }
+    | null;
   /** The matched route pattern, null when none matched. */
   readonly route: string | null;
   readonly params: Readonly<Record<string, unknown>>;

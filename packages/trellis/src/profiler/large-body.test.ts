@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cutLargeBody } from './large-body.ts';
+import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+
+function snapshotWith(body: unknown, contentLength: number): RequestSnapshot {
+  return { request: { body, bodyNote: null, headers: { 'content-length': String(contentLength) } } } as unknown as RequestSnapshot;
+}
+
+test('a body over 4 × the limit is redacted, cut to the limit and noted with its size; its secrets travel along', () => {
+  const body = { password: 'hunter2-secret', items: Array.from({ length: 5000 }, (_, i) => ({ i, note: 'x'.repeat(20) })) };
+  const text = JSON.stringify(body);
+  const out = cutLargeBody(snapshotWith(body, text.length), 1024, DEFAULT_SECRET_KEYS);
+  const kept = out.request.body as string;
+  assert.equal(typeof kept, 'string');
+  assert.ok(Buffer.byteLength(kept) <= 1024);
+  assert.equal(kept.includes('hunter2-secret'), false);
+  assert.match(kept, /"password": "\[redacted\]"/);
+  assert.equal(out.request.bodyNote?.kind, 'cut');
+  assert.ok((out.request.bodyNote as { size: number }).size > 100_000);
+  assert.ok(out.secrets?.includes('hunter2-secret'));
+});
+
+test('smaller bodies, and bodies already noted, are left to the profiler thread', () => {
+  const small = snapshotWith({ a: 1 }, 4000);
+  assert.equal(cutLargeBody(small, 1024, DEFAULT_SECRET_KEYS), small);
+  const unknownLength = snapshotWith({ a: 1 }, Number.NaN);
+  assert.equal(cutLargeBody(unknownLength, 1024, DEFAULT_SECRET_KEYS), unknownLength);
+});

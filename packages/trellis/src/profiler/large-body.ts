@@ -1,0 +1,29 @@
+import type { RequestSnapshot } from './profiled-request.ts';
+import { PARSED_BODY_FACTOR } from './capture-body.ts';
+import { Redaction } from './redact.ts';
+
+/**
+ * A request body far larger than a profile keeps (PROFILER_MAX_BODY × PARSED_BODY_FACTOR, by its
+ * Content-Length) is redacted and cut here, on the request thread, before the snapshot is handed
+ * on: otherwise each such request would cross to the profiler thread whole (a 900 KB upload, held
+ * as text in the backlog and again as a parsed value there), to be cut to its first
+ * PROFILER_MAX_BODY bytes anyway. The secrets found travel with the snapshot, so the profiler
+ * thread still scrubs them from everything else.
+ */
+export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, redactKeys: readonly string[]): RequestSnapshot {
+  const r = snapshot.request;
+  if (r.bodyNote !== null || r.body === undefined || r.body === null) return snapshot;
+  const length = Number(r.headers['content-length']);
+  if (!(length > maxBodyBytes * PARSED_BODY_FACTOR)) return snapshot;
+  const redaction = new Redaction(redactKeys, snapshot.secrets);
+  const text = typeof r.body === 'string' ? redaction.text(r.body) : JSON.stringify(redaction.fields(r.body), null, 2);
+  const bytes = Buffer.from(text);
+  // A cut inside a multi-byte character decodes to U+FFFD: drop it.
+  const kept = bytes.length <= maxBodyBytes ? text : bytes.subarray(0, maxBodyBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const secrets = redaction.secrets();
+  return {
+    ...snapshot,
+    request: { ...r, body: kept, bodyNote: { kind: 'cut', size: bytes.length } },
+    ...(secrets.length > 0 ? { secrets } : {}),
+  };
+}
