@@ -77,7 +77,8 @@ test('a database that comes up during the wait: the bookshop starts', async (t) 
   proxy.cut();
   const server = startBookshop({ ...ENV, DATABASE_URL: proxy.url, DATABASE_WAIT: '20s', PGOPTIONS: `-c search_path=${schema.schema}` });
   try {
-    await new Promise((r) => setTimeout(r, 1200));
+    // Restored once the process has said it waits (loading the app takes a while under load).
+    for (let i = 0; i < 200 && !/is unreachable/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 100));
     await proxy.restore();
     const base = await server.url;
     assert.equal((await fetch(`${base}/books/1`)).status, 200);

@@ -105,7 +105,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   if (config.debug && config.profiler.enabled) await app.register(profilerPlugin, { config, ...options.profiler });
   await app.register(guardPlugin, { config });
   await app.register(requestLogPlugin, { debug: config.debug, redactKeys: config.profiler.redactKeys });
-  // firewall: authentication and path rules (preValidation).
+  // firewall: authentication and path rules (preParsing: before the body).
   await app.register(securityPlugin, { config, database, ...options.security });
   await app.register(entrypointPlugin, { name });
   await app.register(resourcesPlugin, { config, name, resources, database });

@@ -89,6 +89,11 @@ export const errorCodes = {
     className: 'BadRequestHttpException',
     message: () => 'The request body is empty; a JSON document was expected.',
   },
+  body_incomplete: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: () => 'The request body ended before its declared length.',
+  },
   body_too_large: {
     status: 413,
     className: 'PayloadTooLargeHttpException',

@@ -4,6 +4,7 @@ import type { TrellisConfig } from '../app/config.ts';
 import { ipMatcher } from '../http/ip-matcher.ts';
 import { publish } from '../observe/channels.ts';
 import { guardRequest } from './request-guards.ts';
+import { routingError } from './routing-errors.ts';
 import { requestScope, type RequestScope } from './request-scope.ts';
 
 /**
@@ -23,6 +24,12 @@ export const guardPlugin = fp(
         request.clientIp = guardRequest(request, guardOptions);
       } catch (error) {
         done(error as Error);
+        return;
+      }
+      // Routing decides before the body is touched: a request no route answers is a 404 or a 405
+      // now, whatever its body (malformed, 2 MB, a QUERY without Content-Type) would have made it.
+      if (request.is404) {
+        done(routingError(request, app.trellis.routes));
         return;
       }
       done();

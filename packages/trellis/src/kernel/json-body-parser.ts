@@ -1,6 +1,4 @@
 import sjson from 'secure-json-parse';
-import type { FastifyRequest } from 'fastify';
-import { publish } from '../observe/channels.ts';
 import { HttpError } from './http-error.ts';
 import { jsonErrorPosition } from './json-error-position.ts';
 
@@ -58,17 +56,4 @@ export function parseJsonBody(text: string, maxDepth = DEFAULT_JSON_MAX_DEPTH): 
     if (position >= text.length) throw HttpError.of('truncated_json');
     throw HttpError.of('malformed_json', lineAndColumn(text, position));
   }
-}
-
-/** The same, as a Fastify content-type parser (`parseAs: 'string'`). */
-export function jsonBodyParser(request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void): void {
-  publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
-  let value: unknown;
-  try {
-    value = parseJsonBody(body as string, request.server.trellis?.config.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH);
-  } catch (error) {
-    done(error as Error, undefined);
-    return;
-  }
-  done(null, value);
 }

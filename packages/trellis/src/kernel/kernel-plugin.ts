@@ -4,7 +4,7 @@ import type { TrellisConfig } from '../app/config.ts';
 import { htmlErrorFormat, problemJsonErrorFormat } from '../errors/default-error-formats.ts';
 import type { ErrorFormat } from '../errors/error-format.ts';
 import { handleError } from './error-handler.ts';
-import { jsonBodyParser } from './json-body-parser.ts';
+import { registerBodyParsers } from './body-parsers.ts';
 import type { RequestScope } from './request-scope.ts';
 import { RouteMap, routingError, type RouteGate } from './routing-errors.ts';
 import type {} from '../security/user.ts';
@@ -34,6 +34,11 @@ declare module 'fastify' {
     gate?: RouteGate;
     /** Not recorded by the profiler (its own pages). */
     unprofiled?: boolean;
+    /**
+     * The handler reads the body itself, after access control (resource operations): parsers
+     * pass it the unread stream (kernel/body-parsers.ts).
+     */
+    deferBody?: boolean;
   }
   interface FastifyRequest {
     /** Client address in IPv4 form, after trusted proxies (set in the guard phase). */
@@ -76,8 +81,7 @@ export const kernelPlugin = fp(
       routes.add(route.method, route.url, route.config?.gate);
     });
 
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser);
+    registerBodyParsers(app);
 
     app.setNotFoundHandler((request, reply) => {
       reply.send(routingError(request, routes));

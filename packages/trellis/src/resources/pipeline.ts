@@ -1,4 +1,5 @@
 import { MAX_FILTER_VALUES } from './filter.ts';
+import { readJsonBody } from '../kernel/body-parsers.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Format, Representation } from '../formats/format.ts';
 import { addVary } from '../http/vary.ts';
@@ -119,11 +120,6 @@ export class OperationPipeline {
       }
       const { format, contentType } = this.#negotiator.choose(request, extension);
       varyOnAccept(reply);
-      let decoder: Format | undefined;
-      if (op.deserialize) {
-        decoder = this.#decoders.get(mediaTypeOf(request));
-        if (decoder === undefined) throw HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: this.#supportedInput });
-      }
       clock.next('provide', 'ok', clock.observed ? { format: format.name } : undefined);
 
       const query = request.query as QueryParams;
@@ -159,7 +155,12 @@ export class OperationPipeline {
       if (op.deserialize) {
         // Relations are immutable Refs, so a shallow copy is an unmodified deep copy of the loaded object.
         previousObject = object === null ? null : { ...object };
-        const input = decoder!.decode(request.body, { resource: op.resource, registry: this.#registry });
+        // The body is read only now, after routing, the firewall and the operation's `security`
+        // (lifecycle.md): a request refused before never has it read (kernel/body-parsers.ts).
+        const decoder = this.#decoders.get(mediaTypeOf(request));
+        if (decoder === undefined) throw HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: this.#supportedInput });
+        if (isReadable(request.body)) request.body = await readJsonBody(request, request.body);
+        const input = decoder.decode(request.body, { resource: op.resource, registry: this.#registry });
         data = await denormalize(input, op, this.#validator!, { ...ctx, previousObject });
         clock.next('post_denormalize');
         if (op.securityPostDenormalize !== null) {
@@ -245,4 +246,9 @@ function checkQuerySize(query: QueryParams): void {
     count += Array.isArray(v) ? v.length : 1;
   }
   if (count > MAX_QUERY_VALUES) throw HttpError.of('too_many_query_values', { max: MAX_QUERY_VALUES, count });
+}
+
+/** The unread body stream a deferred route is handed (kernel/body-parsers.ts). */
+function isReadable(body: unknown): body is import('node:stream').Readable {
+  return body !== null && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function' && typeof (body as { on?: unknown }).on === 'function';
 }

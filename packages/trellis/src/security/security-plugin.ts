@@ -61,7 +61,7 @@ function jwtParts(config: TrellisConfig, users: UserProvider, realm: string): { 
 }
 
 /**
- * The firewall phase (preValidation, see kernel/lifecycle.md): authenticates every routed request,
+ * The firewall phase (preParsing, before the body; see kernel/lifecycle.md): authenticates every routed request,
  * applies path rules, and provides the decision manager `checkAccess` uses for the per-operation
  * `security` and `securityPostDenormalize` checks. Registers `POST /auth`.
  */
@@ -91,8 +91,10 @@ export const securityPlugin = fp(
       publicPaths: opts.publicPaths ?? DEFAULT_PUBLIC_PATHS,
       state,
     });
-    // A callback hook, not an async one: the anonymous fast path then costs no promise at all.
-    app.addHook('preValidation', (request, _reply, done) => {
+    // Before the body is parsed (preParsing): authentication needs only headers, and a request
+    // refused here (401, 403) never has its body read. A callback hook, not an async one: the
+    // anonymous fast path then costs no promise at all.
+    app.addHook('preParsing', (request, _reply, payload, done) => {
       publish('phase', () => ({ request, phase: 'firewall', at: performance.now() }));
       let pending: Promise<void> | null;
       try {
@@ -101,8 +103,8 @@ export const securityPlugin = fp(
         done(error as Error);
         return;
       }
-      if (pending === null) done();
-      else pending.then(() => done(), done);
+      if (pending === null) done(null, payload);
+      else pending.then(() => done(null, payload), (error: Error) => done(error));
     });
 
     configurePasswordWork({ concurrency: config.loginThrottle.passwordConcurrency, maxQueue: config.loginThrottle.passwordQueue });

@@ -108,7 +108,7 @@ describe('recording', () => {
     assert.equal(p.collectors.response.size, Buffer.byteLength(res.body));
     assert.equal(p.collectors.response.body.text, '{\n  "title": "Dune"\n}');
     const phases = p.collectors.time.phases.map((ph: { name: string }) => ph.name);
-    assert.deepEqual(phases.slice(0, 5), ['observe', 'guard', 'parse', 'firewall', 'handler']);
+    assert.deepEqual(phases.slice(0, 5), ['observe', 'guard', 'firewall', 'parse', 'handler']);
     const messages = p.collectors.logs.records.map((r: { message: string }) => r.message);
     assert.ok(messages.includes('echo /echo?page=2'));
     assert.ok(messages.includes('POST /echo?page=2 200'), 'the request log line written after the response is in the profile');

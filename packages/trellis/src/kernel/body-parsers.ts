@@ -1,0 +1,53 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { publish } from '../observe/channels.ts';
+import { HttpError } from './http-error.ts';
+import { DEFAULT_JSON_MAX_DEPTH, parseJsonBody } from './json-body-parser.ts';
+import { readBody } from './read-body.ts';
+
+type Done = (error: Error | null, body?: unknown) => void;
+
+/**
+ * A route whose body is read by its own handler after access control (resource operations,
+ * `config.deferBody`): the parsers hand it the unread stream, so a request refused before its
+ * body matters (401, 403, 404) never has it read into memory (lifecycle.md, phase 10).
+ */
+export function bodyDeferred(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.deferBody === true;
+}
+
+const limitOf = (request: FastifyRequest) => request.server.trellis?.config.bodyLimit ?? 1024 * 1024;
+const depthOf = (request: FastifyRequest) => request.server.trellis?.config.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
+
+/** Reads and parses a JSON body: the size limit, then the depth limit, then the syntax (400s and 413). */
+export async function readJsonBody(request: FastifyRequest, stream: Readable): Promise<unknown> {
+  const text = await readBody(stream, limitOf(request), request.headers['content-length']);
+  publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
+  return parseJsonBody(text, depthOf(request));
+}
+
+/** JSON and the JSON-based media types (JSON-LD, merge-patch, JSON:API, HAL). */
+export function jsonStreamParser(request: FastifyRequest, payload: Readable, done: Done): void {
+  if (bodyDeferred(request)) return done(null, payload);
+  readJsonBody(request, payload).then((value) => done(null, value), (error: Error) => done(error));
+}
+
+/** text/plain, as a string (Fastify's default, with our limit and errors). */
+export function textStreamParser(request: FastifyRequest, payload: Readable, done: Done): void {
+  if (bodyDeferred(request)) return done(null, payload);
+  readBody(payload, limitOf(request), request.headers['content-length']).then((text) => done(null, text), (error: Error) => done(error));
+}
+
+/** Any other media type: 415 (RFC 9110 §15.5.16), or, for a deferred route, the handler decides. */
+export function otherTypesParser(request: FastifyRequest, payload: Readable, done: Done): void {
+  if (bodyDeferred(request)) return done(null, payload);
+  done(HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: [...(request.server.trellis?.contentTypes ?? [])].map((t) => `"${t}"`).join(', ') }));
+}
+
+/** Replaces Fastify's parsers with these (application/json, text/plain, and every other type). */
+export function registerBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', jsonStreamParser);
+  app.addContentTypeParser('text/plain', textStreamParser);
+  app.addContentTypeParser('*', otherTypesParser);
+}
