@@ -51,7 +51,10 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     bodyLimit: options.bodyLimit,
   });
   const log = request.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
-  const level = httpError.status >= 500 ? 'error' : 'info';
+  // Symfony logs every uncaught exception at ERROR on the "request" channel (4xx too); in debug we
+  // do the same, so the exception page and the Logs panel show it. In production a client error
+  // is routine traffic (scanners' 404s): info, beside the request's own line.
+  const level = httpError.status >= 500 || options.debug ? 'error' : 'info';
   const outage = OUTAGES.get(httpError.code);
   if (outage) {
     // While a dependency is away every request that needs it fails alike: one warning per
@@ -61,8 +64,10 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     if (count !== null) log.warn({ status: httpError.status, code: httpError.code, channel: 'request', failures: count }, `${outage.what} unavailable (${cause}): ${count} ${count === 1 ? 'request' : 'requests'} answered ${httpError.status} since the last report.`);
   } else if (log.isLevelEnabled?.(level) !== false) {
     const logContext = { status: httpError.status, code: httpError.code, channel: 'request' };
-    if (level === 'error') log.error({ ...logContext, err: error }, `Uncaught ${httpError.className}: "${httpError.message}"`);
-    else log.info(logContext, `${httpError.className}: "${httpError.message}"`);
+    const message = `Uncaught exception ${httpError.className}: "${httpError.message}"`;
+    if (httpError.status >= 500) log.error({ ...logContext, err: error }, message);
+    else if (level === 'error') log.error(logContext, message);
+    else log.info(logContext, message);
   }
   publish('error', () => ({ request, error: httpError, status: httpError.status }));
 

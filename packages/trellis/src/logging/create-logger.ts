@@ -35,8 +35,11 @@ function toRecord(args: unknown[], level: string, bindings: Record<string, unkno
     rest = args.slice(1);
     if (rest.length === 0) rest = [first.message];
   }
-  const channel = typeof bindings.channel === 'string' ? bindings.channel : 'app';
+  // The record's own channel (given with the call) wins over the logger's binding: an error logged
+  // with `{ channel: 'request' }` on a request's logger is a "request" record, as Monolog's would be.
+  const channel = typeof context.channel === 'string' ? context.channel : typeof bindings.channel === 'string' ? bindings.channel : 'app';
   const { reqId: _reqId, channel: _channel, ...boundContext } = bindings;
+  delete context.channel;
   return {
     time: Date.now(),
     level,
