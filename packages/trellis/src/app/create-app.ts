@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { rerouteMalformedUrl } from '../kernel/malformed-url.ts';
 import type { ServerOptions } from 'node:http';
 import type { Logger } from 'pino';
 import { loadConfig, type TrellisConfig } from './config.ts';
@@ -72,6 +73,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
     trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     frameworkErrors: (error, request, reply) => {
+      // A path the router cannot decode goes round once more, through every hook (malformed-url.ts).
+      if (error.code === 'FST_ERR_BAD_URL' && rerouteMalformedUrl(app, request, reply)) return;
       app.trellis.handleError(error, request, reply);
     },
   };

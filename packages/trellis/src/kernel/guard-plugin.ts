@@ -5,6 +5,7 @@ import { ipMatcher } from '../http/ip-matcher.ts';
 import { publish } from '../observe/channels.ts';
 import { guardRequest } from './request-guards.ts';
 import { routingError } from './routing-errors.ts';
+import { malformedUrlError } from './malformed-url.ts';
 import { requestScope, type RequestScope } from './request-scope.ts';
 
 /**
@@ -20,10 +21,17 @@ export const guardPlugin = fp(
       // Every response, errors included: a client must take the Content-Type as sent, never
       // sniff a JSON body or a profile's captured text into HTML (WHATWG Fetch §X-Content-Type-Options).
       reply.header('x-content-type-options', 'nosniff');
+      // A path the router could not decode, routed again escaped (malformed-url.ts): its URL is
+      // put back at once (so logs and the profile show it as sent), its 400 given after the guard.
+      const malformed = malformedUrlError(request);
       try {
         request.clientIp = guardRequest(request, guardOptions);
       } catch (error) {
         done(error as Error);
+        return;
+      }
+      if (malformed) {
+        done(malformed);
         return;
       }
       // Routing decides before the body is touched: a request no route answers is a 404 or a 405
