@@ -17,7 +17,29 @@ export function originOf(request: FastifyRequest): string {
  * omit it; HTTP/1.1 without one never gets here, RFC 9112 §3.2) is named by the address it reached.
  */
 export function validatedOrigin(request: FastifyRequest, host: string | undefined): string {
-  return `${request.protocol}://${host || serverAuthority(request)}`;
+  return `${requestScheme(request)}://${host || serverAuthority(request)}`;
+}
+
+/**
+ * The request's scheme: over HTTP/2 its `:scheme` pseudo-header (RFC 9113 §8.3.1; Fastify's
+ * `protocol` reads the socket, which an HTTP/2 stream does not expose as encrypted); over HTTP/1.1
+ * Fastify's, which believes X-Forwarded-Proto from trusted proxies only.
+ */
+export function requestScheme(request: FastifyRequest): string {
+  if (request.raw.httpVersionMajor === 2) {
+    const scheme = (request.raw as { scheme?: string }).scheme ?? request.headers[':scheme'];
+    if (scheme === 'https' || scheme === 'http') {
+      // Behind a trusted proxy the forwarded protocol is still the client's.
+      return request.protocol === 'https' ? 'https' : scheme;
+    }
+  }
+  return request.protocol;
+}
+
+/** The client's address as the socket gives it, over HTTP/1.1 and HTTP/2 alike. */
+export function peerAddress(request: FastifyRequest): string {
+  const raw = request.raw as { socket?: { remoteAddress?: string }; stream?: { session?: { socket?: { remoteAddress?: string } } } };
+  return toIpv4Form(raw.socket?.remoteAddress ?? raw.stream?.session?.socket?.remoteAddress ?? '');
 }
 
 /** `address:port` of the socket's local end: the server's own authority (IPv6 in brackets, RFC 3986 §3.2.2). */

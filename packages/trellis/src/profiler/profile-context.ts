@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { peerAddress, requestScheme } from '../kernel/request-origin.ts';
 import { errorChain, type ChainedException } from '../errors/flatten-error.ts';
-import { toIpv4Form } from '../http/ip-matcher.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
 import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
 
@@ -40,7 +40,11 @@ export class ProfileContext {
     this.subRequest = init.subRequest;
     this.startTime = init.startTime ?? Date.now();
     this.origin = init.origin ?? performance.now();
+    // An HTTP/2 stream forgets its session's socket once closed, before the snapshot is taken.
+    this.#peer = init.request.raw.httpVersionMajor === 2 ? peerAddress(init.request) : null;
   }
+
+  readonly #peer: string | null;
 
   mark(name: string, at = performance.now()): void {
     this.marks.names.push(name);
@@ -71,12 +75,12 @@ export class ProfileContext {
       request: {
         method: r.method,
         url: r.url,
-        protocol: r.protocol,
+        protocol: requestScheme(r),
         // Only a Host that passed validation (see request-origin.ts); a rejected one is in the headers.
         host: r.trellisOrigin.slice(r.trellisOrigin.indexOf('://') + 3),
         httpVersion: r.raw.httpVersion,
         // A request the guard rejected has no resolved client address: the socket peer stands in.
-        ip: r.clientIp || toIpv4Form(r.socket?.remoteAddress ?? ''),
+        ip: r.clientIp || (this.#peer ?? peerAddress(r)),
         headers: r.headers,
         query: (r.query as Record<string, unknown> | undefined) ?? {},
         body: bodyNote ? undefined : body,
