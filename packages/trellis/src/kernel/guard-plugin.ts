@@ -46,6 +46,13 @@ export const guardPlugin = fp(
       app.addHook('onRequest', (request, reply, done) => guard(request, reply, done));
       return;
     }
+    // A debug instance is neither cached by shared caches nor indexed (Symfony's defaults in debug);
+    // a response that says how to cache it keeps its own Cache-Control.
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache, private');
+      reply.header('x-robots-tag', 'noindex');
+      done(null, payload);
+    });
     app.addHook('onRequest', (request, reply, done) => {
       publish('phase', () => ({ request, phase: 'guard', at: performance.now() }));
       const scope: RequestScope = { request, subRequest: null, logs: [] };

@@ -7,6 +7,8 @@ import { Redaction, secretJsonKeys } from './redact.ts';
 const CREDENTIAL_KEY = /"(?:proxy-)?authorization"\s*:|"(?:set-)?cookie"\s*:/;
 /** The profiler's own response headers, which redaction leaves alone although they hold "token". */
 const PROFILER_KEYS = ['"x-debug-token":', '"x-debug-token-link":'] as const;
+/** Sent on error answers only (the sub-request's profile): at most once. */
+const OPTIONAL_PROFILER_KEY = '"x-previous-debug-token":';
 /**
  * How a snapshot's text begins (profile-context.ts writes these fields first): its own token and
  * its parent's, keys that hold "token" but name no secret, which redaction never looks at. Text
@@ -24,6 +26,11 @@ function soleProfilerKeyEnds(text: string): number[] | null {
     const at = text.indexOf(key);
     if (at < 0 || text.indexOf(key, at + 1) >= 0) return null;
     ends.push(at + key.length);
+  }
+  const at = text.indexOf(OPTIONAL_PROFILER_KEY);
+  if (at >= 0) {
+    if (text.indexOf(OPTIONAL_PROFILER_KEY, at + 1) >= 0) return null;
+    ends.push(at + OPTIONAL_PROFILER_KEY.length);
   }
   return ends;
 }

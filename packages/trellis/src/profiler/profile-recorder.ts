@@ -120,6 +120,9 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       ctx.mark('respond');
       reply.header('x-debug-token', ctx.token);
       reply.header('x-debug-token-link', `${request.trellisOrigin}/_profiler/${ctx.token}`);
+      // An error was rendered in a sub-request: its profile is named too.
+      const rendered = ctx.children.at(-1);
+      if (rendered) reply.header('x-previous-debug-token', rendered.token);
       ctx.payload = payload;
     }
     done(null, payload);

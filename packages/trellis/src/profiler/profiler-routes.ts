@@ -91,6 +91,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   app.get('/_profiler', page, listing);
   app.get('/_profiler/', page, listing);
   app.get('/_profiler/search', page, listing);
+  // Symfony's listing URL (`/_profiler/empty/search/results?…`, any token): bookmarks carry over.
+  app.get('/_profiler/:token/search/results', page, listing);
 
   app.get('/_profiler/search.json', page, async (request) => {
     const query = toProfileQuery(searchParams(request.query));

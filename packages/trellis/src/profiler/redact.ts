@@ -7,7 +7,7 @@ const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-
  * The profiler's own headers name the profile, not a credential, although "token" is a secret key
  * fragment: redacting them hid the token on its own page and made every profile a scrubbing pass.
  */
-const PROFILER_HEADERS = new Set(['x-debug-token', 'x-debug-token-link']);
+const PROFILER_HEADERS = new Set(['x-debug-token', 'x-debug-token-link', 'x-previous-debug-token']);
 /** How deep `fields` looks; deeper subtrees are redacted whole (see `fields`). */
 const MAX_DEPTH = 32;
 /** How deep `scrub` looks: profiles nest `fields`' output in a few levels of their own. */
