@@ -170,3 +170,25 @@ for (const transport of ['HTTP/1.1 over TLS', 'HTTP/2 over TLS', 'HTTP/1.1'] as 
     });
   });
 }
+
+test('§7: an absolute-form request line names the path, not the URI, in the message', async () => {
+  const { connect } = await import('node:net');
+  const database = openDatabase('sqlite::memory:');
+  const app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database, seed: { passwordCost: 1024 } });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ port, host: '127.0.0.1' }, () => socket.end(`GET http://127.0.0.1:${port}/robots.txt?x=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`));
+      let data = '';
+      socket.on('data', (c) => (data += c));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    assert.match(raw, /^HTTP\/1\.1 404 Not Found/);
+    assert.equal(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).detail, 'No route found for "GET /robots.txt"');
+  } finally {
+    await app.close();
+    await database.destroy();
+  }
+});
