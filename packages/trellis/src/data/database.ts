@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, PostgresAdapter, PostgresDialect, type LogEvent } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pgModule from 'pg';
 import { publish } from '../observe/channels.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 
@@ -48,9 +49,19 @@ const PG_TYPE_PARSERS: Record<number, (value: string) => unknown> = {
   1114: (v) => new Date(`${v}Z`).toISOString(), // timestamp
   1184: (v) => new Date(v).toISOString(), // timestamptz
 };
+/**
+ * pg, loaded when a PostgreSQL URL is opened (a CommonJS package, so synchronously): an app on
+ * SQLite, the default, never loads it (startup time).
+ */
+let pgLoaded: typeof pgModule | null = null;
+function pgDriver(): typeof pgModule {
+  pgLoaded ??= createRequire(import.meta.url)('pg') as typeof pgModule;
+  return pgLoaded;
+}
+
 const pgTypes = {
   getTypeParser: ((oid: number, format?: string) =>
-    PG_TYPE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    PG_TYPE_PARSERS[oid] ?? pgDriver().types.getTypeParser(oid, format as 'text')) as typeof pgModule.types.getTypeParser,
 };
 
 /**
@@ -73,7 +84,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     return new Kysely<any>({ dialect: new NodeSqliteDialect(sqlite, { publishQueries: true }) });
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({
+    const pool = new (pgDriver().Pool)({
       connectionString: url,
       types: pgTypes,
       max: 10,

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { stringify as toYaml } from 'yaml';
 import { OUTPUT_FORMATS } from '../formats/output-formats.ts';
 import { addVary } from '../http/vary.ts';
 import { negotiate } from '../http/negotiate.ts';
@@ -36,7 +35,7 @@ export const docsPlugin = fp(
   async (app: FastifyInstance, opts: DocsPluginOptions) => {
     let openapi: { json: string; yaml: string; etag: string; yamlEtag: string } | null = null;
     const loginPath = () => (app.hasRoute({ method: 'POST', url: '/auth' }) ? '/auth' : null);
-    const documents = () => {
+    const documents = async () => {
       if (openapi === null) {
         const registry = app.hasDecorator('resources') ? app.resources.registry : new ResourceRegistry(opts.resources as readonly ResourceDefinition[]);
         const formats = app.hasDecorator('resources') ? app.resources.negotiator.formats : OUTPUT_FORMATS;
@@ -50,6 +49,8 @@ export const docsPlugin = fp(
           authentication: { loginPath: login, bearer: true, apiKey: true, basic: app.trellis.config.debug },
         });
         const json = JSON.stringify(doc);
+        // Loaded on the first request for the document: startup does not pay for a YAML library.
+        const { stringify: toYaml } = await import('yaml');
         const yaml = toYaml(doc, { aliasDuplicateObjects: false });
         openapi = { json, yaml, etag: etagOf(json), yamlEtag: etagOf(yaml) };
       }
@@ -63,8 +64,8 @@ export const docsPlugin = fp(
       if (!noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type(type).send(body);
     };
-    const sendOpenApi = (request: FastifyRequest, reply: FastifyReply, mediaType: string) => {
-      const docs = documents();
+    const sendOpenApi = async (request: FastifyRequest, reply: FastifyReply, mediaType: string) => {
+      const docs = await documents();
       if (OPENAPI_YAML.includes(mediaType)) return send(request, reply, `${mediaType}; charset=utf-8`, docs.yaml, docs.yamlEtag);
       return send(request, reply, `${mediaType}; charset=utf-8`, docs.json, docs.etag);
     };

@@ -1,4 +1,8 @@
-import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import type * as Jose from 'jose';
+
+/** jose, loaded with the first bearer token (startup time: most starts see none for a while). */
+let jose: Promise<typeof Jose> | null = null;
+const loadJose = () => (jose ??= import('jose'));
 import { HttpError } from '../kernel/http-error.ts';
 import { errorCodes, type ErrorCode } from '../kernel/error-codes.ts';
 import { authorizationCredentials } from './authorization-header.ts';
@@ -49,6 +53,7 @@ export class JwtAuthenticator implements Authenticator {
     const limit = this.#options.maxTokenBytes ?? 8192;
     if (Buffer.byteLength(token) > limit) throw this.#fail('jwt_too_large', { limit });
     if (!JWS_COMPACT.test(token)) throw this.#fail('jwt_malformed');
+    const { decodeProtectedHeader, jwtVerify, errors } = await loadJose();
     let alg: unknown;
     try {
       alg = decodeProtectedHeader(token).alg;
@@ -63,7 +68,7 @@ export class JwtAuthenticator implements Authenticator {
       const { payload } = await jwtVerify(token, keys.verifyCryptoKey, { algorithms: [keys.algorithm], issuer, audience, requiredClaims: ['sub', 'exp'] });
       sub = payload.sub;
     } catch (error) {
-      throw this.#fromJose(error);
+      throw this.#fromJose(error, errors);
     }
     if (typeof sub !== 'string' || sub === '') throw this.#fail('jwt_claim_invalid', { claim: 'sub' });
     const user = await users.findById(sub);
@@ -71,7 +76,7 @@ export class JwtAuthenticator implements Authenticator {
     return user;
   }
 
-  #fromJose(error: unknown): HttpError {
+  #fromJose(error: unknown, errors: typeof Jose.errors): HttpError {
     if (error instanceof errors.JWTExpired) return this.#fail('jwt_expired', {}, error);
     if (error instanceof errors.JWTClaimValidationFailed) {
       if (error.claim === 'nbf' && error.reason === 'check_failed') return this.#fail('jwt_not_yet_valid', {}, error);

@@ -1,4 +1,3 @@
-import { SignJWT } from 'jose';
 import type { JwtKeys } from './jwt-keys.ts';
 import type { User } from './user.ts';
 
@@ -20,6 +19,8 @@ export class JwtIssuer {
 
   async issue(user: User, now: number = Math.floor(Date.now() / 1000)): Promise<string> {
     const { keys, issuer, audience, ttlSeconds } = this.#options;
+    // Loaded with the first login, not at startup.
+    const { SignJWT } = await import('jose');
     return new SignJWT({ username: user.identifier, roles: [...user.roles] })
       .setProtectedHeader({ alg: keys.algorithm, typ: 'JWT' })
       .setSubject(String(user.id))

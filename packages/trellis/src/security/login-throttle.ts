@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateConfig } from '../app/config.ts';
 import { HttpError } from '../kernel/http-error.ts';
@@ -98,6 +97,8 @@ type LimiterFactory = (settings: { max: number; timeWindow: number; keyGenerator
  */
 async function limiterFactory(app: FastifyInstance, store: Record<string, unknown>): Promise<LimiterFactory> {
   let factory: LimiterFactory | null = null;
+  // Loaded only when logins are throttled (startup time).
+  const { default: fastifyRateLimit } = await import('@fastify/rate-limit');
   await app.register(async (child) => {
     await child.register(fastifyRateLimit, { global: false, ...store });
     factory = (settings) => child.createRateLimit(settings) as Limiter;
