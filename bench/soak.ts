@@ -89,7 +89,9 @@ let dropped = 0;
 const tick = setInterval(async () => {
   const rss = await server.rssBytes();
   peak = Math.max(peak, rss);
-  const heap = (await server.memoryUsage(1000))?.heapUsed ?? Number.NaN;
+  const usage = await server.memoryUsage(1000);
+  const heap = usage?.heapUsed ?? Number.NaN;
+  if (process.env.SOAK_VERBOSE && usage) console.log(`         heapTotal ${(usage.heapTotal / MB).toFixed(0)} MB, external ${(usage.external / MB).toFixed(0)} MB, arrayBuffers ${(usage.arrayBuffers / MB).toFixed(0)} MB`);
   const rate = (answered - last) / 10;
   last = answered;
   const elapsed = Math.round((Date.now() - started) / 1000);
