@@ -72,3 +72,49 @@ describe('PostgreSQL outage', { skip: pg.skip }, () => {
     }
   });
 });
+
+describe('PostgreSQL outage under load, as a process', { skip: pg.skip }, () => {
+  test('cut mid-load: the process stays up, 503 with Retry-After during, 200 after, a few log lines', async () => {
+    const { startBookshop, ENV } = await import('./bookshop-process.ts');
+    const proxy = await tcpProxy(TEST_POSTGRES_URL, 5432);
+    const schema = await openTestSchema('bookshop_outage_proc');
+    const server = startBookshop({ ...ENV, NODE_ENV: 'production', LOG_LEVEL: 'info', JWT_SECRET: 'outage-outage-outage-outage-outage-0', DATABASE_URL: proxy.url, PGOPTIONS: `-c search_path=${schema.schema}` });
+    try {
+      const base = await server.url;
+      const seen = { before: new Map<number, number>(), during: new Map<number, number>(), after: new Map<number, number>() };
+      let phase: keyof typeof seen = 'before';
+      let retryAfter: string | null = null;
+      const deadline = Date.now() + 6000;
+      const worker = async () => {
+        while (Date.now() < deadline) {
+          const res = await fetch(`${base}/books/1`, { headers: { accept: 'application/ld+json' } });
+          await res.arrayBuffer();
+          seen[phase].set(res.status, (seen[phase].get(res.status) ?? 0) + 1);
+          if (res.status === 503) retryAfter = res.headers.get('retry-after');
+        }
+      };
+      const load = Promise.all(Array.from({ length: 8 }, worker));
+      await new Promise((r) => setTimeout(r, 1500));
+      phase = 'during';
+      proxy.cut();
+      await new Promise((r) => setTimeout(r, 2500));
+      await proxy.restore();
+      await new Promise((r) => setTimeout(r, 500));
+      phase = 'after';
+      await load;
+      assert.equal(server.child.exitCode, null, `the process died:\n${server.output().slice(-1500)}`);
+      assert.ok((seen.before.get(200) ?? 0) > 0);
+      assert.ok((seen.during.get(503) ?? 0) > 0, `503s during the cut: ${JSON.stringify([...seen.during])}`);
+      assert.equal(retryAfter, '5');
+      assert.deepEqual([...seen.during.keys()].filter((s) => s !== 200 && s !== 503), [], 'nothing but 200 and 503 during');
+      assert.ok((seen.after.get(200) ?? 0) > 0, `200s after the restore: ${JSON.stringify([...seen.after])}`);
+      const lines = server.output().split('\n').filter((l) => /Database (unavailable|connection lost)/.test(l));
+      assert.ok(lines.length >= 1 && lines.length <= 4, `a few lines for the outage, got ${lines.length}`);
+    } finally {
+      await server.stop();
+      await proxy.restore().catch(() => {});
+      await schema.close();
+      await proxy.close();
+    }
+  });
+});

@@ -97,9 +97,14 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     errorListeners.set(db, listeners);
     // An idle client's error (the server restarted, the network dropped) is emitted on the pool;
     // unhandled it would end the process. The pool has already discarded that client.
-    pool.on('error', (error) => {
+    const report = (error: Error) => {
       for (const listener of listeners) listener(error);
-    });
+    };
+    pool.on('error', report);
+    // A checked-out client between two queries (Kysely holds one across a transaction, or from
+    // acquire to query) emits its connection's error on itself, not on the pool: unheard, that
+    // 'error' event ends the process. Its current or next query fails, and the pool discards it.
+    pool.on('connect', (client) => client.on('error', report));
     return db;
   }
   throw new Error(`Unsupported DATABASE_URL "${url}": expected sqlite:<file>, sqlite::memory: or postgres://…`);
