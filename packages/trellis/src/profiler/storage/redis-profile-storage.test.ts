@@ -64,3 +64,20 @@ describe('redis index sets', { skip: service.skip }, () => {
     }
   });
 });
+
+describe('redis writes retried after a lost reply', { skip: service.skip }, () => {
+  test('writing the very same profile again is stored once and is not a clash; another profile under its token is', async () => {
+    const prefix = `trellis-test:profiler-retry:${process.pid}:`;
+    const store = new RedisProfileStorage(client!, { maxProfiles: 100, ttlSeconds: 86400, prefix });
+    try {
+      const [profile] = [...syntheticProfiles(1, { end: Date.now() })];
+      const record = recordOf({ ...profile!, token: 'abc123', parent: null });
+      await store.write(record);
+      await store.write(record);
+      assert.equal((await store.find({ limit: 10 })).length, 1);
+      await assert.rejects(store.write(recordOf({ ...profile!, token: 'abc123', parent: null, method: 'DELETE' })), { name: 'TokenTakenError' });
+    } finally {
+      await store.purge();
+    }
+  });
+});
