@@ -31,7 +31,8 @@ function errorOf(v: Variant): Error {
 
 /**
  * A profiled request carrying `v.secret` in a secret header, a secret query parameter, a secret
- * body field, a log record's secret context field and the response's Set-Cookie and JSON body
+ * body field, a log record's secret context field, a query parameter (which has no name: only
+ * the secrets found elsewhere tell it) and the response's Set-Cookie and JSON body
  * (secret-named field). Every other value differs between variants, so the two can be told apart.
  */
 function snapshotOf(v: Variant): RequestSnapshot {
@@ -61,6 +62,7 @@ function snapshotOf(v: Variant): RequestSnapshot {
     marks: { names: ['onRequest', `handler-${v.id}`], atUs: [0, v.id.length * 250] },
     exception: errorChain(errorOf(v)),
     logs: [{ time: v.start + 1, level: 'info', channel: 'app', message: `loaded ${v.id}`, context: { book: v.id, password: v.secret } }],
+    queries: [{ sql: 'select * from books where id = ? and api_key = ?', parameters: [v.id, v.secret], durationMs: v.id.length / 10, atMs: 1, error: null }],
     response: {
       statusCode: 200,
       headers: { 'content-type': 'application/json', 'set-cookie': `sid=${v.secret}; HttpOnly`, 'x-book': v.id },

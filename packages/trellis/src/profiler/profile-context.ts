@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { peerAddress, requestScheme } from '../kernel/request-origin.ts';
 import { errorChain, type ChainedException } from '../errors/flatten-error.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
-import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
+import type { CapturedResponse, QueryRecord, RequestSnapshot } from './profiled-request.ts';
 
 /** A body a parser handed on unread (a route that streams an upload, a proxy). */
 function isStream(body: unknown): boolean {
@@ -45,6 +45,9 @@ export class ProfileContext {
   }
 
   readonly #peer: string | null;
+  /** Queries run for the request (`trellis:db:query`), at most MAX_QUERIES; `queriesOver` counts the rest. */
+  readonly queries: QueryRecord[] = [];
+  queriesOver = 0;
 
   mark(name: string, at = performance.now()): void {
     this.marks.names.push(name);
@@ -96,6 +99,7 @@ export class ProfileContext {
       // Described here: an Error's class, status and code do not survive a structured clone.
       exception,
       logs: sub ? sub.logs : (r.trellisScope?.logs ?? []),
+      queries: this.queries,
       response,
       collected: {},
     };

@@ -27,6 +27,9 @@ function isPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
 }
 
+/** Queries kept per request: a runaway loop must not make a profile of unbounded size. */
+const MAX_QUERIES = 1000;
+
 /** The context of the profiled request the current code runs for (for events that carry no request). */
 export const currentProfile = new AsyncLocalStorage<ProfileContext>();
 
@@ -61,6 +64,14 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       if (ctx) ctx.route = { pattern: e.route, params: e.params };
     }),
     subscribe('error', (e) => contexts.get(e.request)?.errors.push(e.error)),
+    // A query carries no request: the context is the profile the calling code runs for.
+    subscribe('dbQuery', (e) => {
+      const ctx = currentProfile.getStore();
+      if (!ctx) return;
+      if (ctx.queries.length >= MAX_QUERIES) return void ctx.queriesOver++;
+      const end = performance.now() - ctx.origin;
+      ctx.queries.push({ sql: e.sql, parameters: e.parameters, durationMs: e.durationMs, atMs: Math.max(0, end - e.durationMs), error: e.error ?? null });
+    }),
     subscribe('subRequestStart', ({ parent, subRequest }) => {
       const ctx = contexts.get(parent);
       if (!ctx) return;

@@ -77,6 +77,8 @@ export interface RequestSnapshot {
    */
   readonly exception: readonly ChainedException[];
   readonly logs: readonly LogRecord[];
+  /** Database queries run on behalf of the request, in order (absent in older profiles). */
+  readonly queries?: readonly QueryRecord[];
   readonly response: CapturedResponse | null;
   /** Data of the collectors that ran on the request thread (those the app added), by name. */
   readonly collected: Readonly<Record<string, unknown>>;
@@ -88,6 +90,16 @@ export interface RequestSnapshot {
 }
 
 /** What a collector is given: the snapshot, the body limit, and the profile's redaction. */
+/** One query as the data layer published it (`trellis:db:query`). */
+export interface QueryRecord {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly durationMs: number;
+  /** When it started, in ms from the request's start. */
+  readonly atMs: number;
+  readonly error: string | null;
+}
+
 export interface ProfiledRequest extends RequestSnapshot {
   readonly maxBodyBytes: number;
   /** Redaction for this profile: collectors pass request-derived values through it. */

@@ -1,3 +1,4 @@
+import { dbPanel } from './db-panel.ts';
 import { exceptionPanel } from './exception-panel.ts';
 import { logsPanel } from './logs-panel.ts';
 import type { Panel } from './panel.ts';
@@ -6,4 +7,4 @@ import { responsePanel } from './response-panel.ts';
 import { timePanel } from './time-panel.ts';
 
 /** The menu of the profile page, in order. */
-export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel];
+export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel, dbPanel];

@@ -1,0 +1,96 @@
+import { format } from 'sql-formatter';
+import type { DataCollector } from '../data-collector.ts';
+
+export interface QueryData {
+  readonly sql: string;
+  /** The statement laid out for reading (sql-formatter), or the SQL as run when it cannot parse it. */
+  readonly formatted: string;
+  readonly parameters: readonly unknown[];
+  readonly durationMs: number;
+  readonly atMs: number;
+  readonly error: string | null;
+  /** The 1-based number of its statement in `statements`. */
+  readonly statement: number;
+}
+
+export interface StatementData {
+  readonly sql: string;
+  readonly count: number;
+  readonly durationMs: number;
+  /** Run REPEATED_AT times or more in one request: the N+1 pattern (a query per row of another). */
+  readonly repeated: boolean;
+}
+
+export interface DbData {
+  readonly queries: readonly QueryData[];
+  readonly statements: readonly StatementData[];
+  readonly count: number;
+  readonly durationMs: number;
+  readonly failed: number;
+  /** Queries past the per-request cap, not kept. */
+  readonly notKept: number;
+  readonly slowMs: number;
+}
+
+/** The same statement this many times in one request is flagged (Symfony's Doctrine panel and django-debug-toolbar flag similar). */
+export const REPEATED_AT = 5;
+/** Slower than this, a query is flagged. */
+export const SLOW_MS = 100;
+
+const EMPTY: DbData = { queries: [], statements: [], count: 0, durationMs: 0, failed: 0, notKept: 0, slowMs: SLOW_MS };
+
+function formatted(sql: string): string {
+  try {
+    return format(sql, { language: 'sql', keywordCase: 'upper', tabWidth: 2 });
+  } catch {
+    return sql;
+  }
+}
+
+/**
+ * The database queries a request ran (`trellis:db:query`, Kysely on SQLite and PostgreSQL): SQL
+ * laid out, parameters (with every secret the profile's redaction found replaced), duration,
+ * failures; identical statements grouped, and flagged when one runs REPEATED_AT times or more.
+ */
+export const dbCollector: DataCollector<DbData> = {
+  name: 'db',
+  collect(ctx) {
+    const recorded = ctx.queries ?? [];
+    if (recorded.length === 0) return EMPTY;
+    // Parameters have no names: a secret is known by having been found in the request (its
+    // credential headers, secret-named query and body fields), then scrubbed wherever it recurs.
+    const { redaction } = ctx;
+    redaction.headers(ctx.request.headers);
+    redaction.url(ctx.request.url);
+    redaction.fields(ctx.request.query);
+    if (ctx.request.body !== null && typeof ctx.request.body === 'object') redaction.fields(ctx.request.body);
+    const groups = new Map<string, { count: number; durationMs: number; index: number }>();
+    for (const q of recorded) {
+      const g = groups.get(q.sql);
+      if (g) {
+        g.count++;
+        g.durationMs += q.durationMs;
+      } else groups.set(q.sql, { count: 1, durationMs: q.durationMs, index: groups.size + 1 });
+    }
+    const layouts = new Map([...groups.keys()].map((sql) => [sql, formatted(sql)]));
+    const queries = recorded.map((q) => ({
+      sql: q.sql,
+      formatted: layouts.get(q.sql)!,
+      parameters: redaction.scrub(q.parameters),
+      durationMs: q.durationMs,
+      atMs: q.atMs,
+      error: q.error === null ? null : redaction.scrub(q.error),
+      statement: groups.get(q.sql)!.index,
+    }));
+    const statements = [...groups].map(([sql, g]) => ({ sql, count: g.count, durationMs: g.durationMs, repeated: g.count >= REPEATED_AT }));
+    return {
+      queries,
+      statements,
+      count: recorded.length,
+      durationMs: recorded.reduce((sum, q) => sum + q.durationMs, 0),
+      failed: recorded.filter((q) => q.error !== null).length,
+      notKept: 0,
+      slowMs: SLOW_MS,
+    };
+  },
+};

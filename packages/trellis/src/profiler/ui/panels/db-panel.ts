@@ -1,0 +1,37 @@
+import { html } from '../../../html/html.ts';
+import type { DbData } from '../../collectors/db-collector.ts';
+import { dataOf, type Panel } from './panel.ts';
+
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+
+/** Symfony's "Doctrine" panel for Trellis: every query, the statements grouped, N+1 and slow ones flagged. */
+export const dbPanel: Panel = {
+  name: 'db',
+  label: 'Database',
+  badge(profile) {
+    const data = dataOf<DbData>(profile, 'db');
+    if (!data || data.count === 0) return null;
+    const level = data.failed > 0 ? 'error' : data.statements.some((s) => s.repeated) ? 'warn' : undefined;
+    return { text: `${data.count} in ${ms(data.durationMs)}`, ...(level && { level }) };
+  },
+  render(profile) {
+    const data = dataOf<DbData>(profile, 'db');
+    if (!data || data.count === 0) return html`<h2>Database</h2><p class="pf-empty">No database queries were run for this request.</p>`;
+    const repeated = data.statements.filter((s) => s.repeated);
+    return html`<h2>Database</h2>
+<div class="pf-metrics"><div class="pf-metric"><div class="value">${data.count}</div><div class="label">Queries</div></div>
+<div class="pf-metric"><div class="value">${data.statements.length}</div><div class="label">Different statements</div></div>
+<div class="pf-metric"><div class="value">${ms(data.durationMs)}</div><div class="label">Query time</div></div>
+<div class="pf-metric"><div class="value">${data.failed}</div><div class="label">Failed</div></div></div>
+${repeated.map((s) => html`<p class="pf-notice pf-repeated">The same statement ran ${s.count} times (${ms(s.durationMs)}): one query per row of another (N+1)? <code>${s.sql}</code></p>`)}
+<h3>Queries</h3>
+<table class="pf-table pf-queries"><thead><tr><th>#</th><th>At</th><th>Time</th><th>Statement</th></tr></thead><tbody>${data.queries.map(
+      (q, i) => html`<tr class="${q.error !== null ? 'failed' : q.durationMs >= data.slowMs ? 'slow' : ''}"><td class="mono">${i + 1}</td><td class="mono">${ms(q.atMs)}</td><td class="mono">${ms(q.durationMs)}</td>
+<td><pre class="pf-sql">${q.formatted}</pre>${q.parameters.length > 0 ? html`<div class="pf-params">Parameters: <code>${JSON.stringify(q.parameters)}</code></div>` : ''}${q.error !== null ? html`<div class="pf-query-error">${q.error}</div>` : ''}</td></tr>`,
+    )}</tbody></table>
+<h3>Statements</h3>
+<table class="pf-table pf-statements"><thead><tr><th>#</th><th>Count</th><th>Time</th><th>SQL</th></tr></thead><tbody>${data.statements.map(
+      (s, i) => html`<tr class="${s.repeated ? 'repeated' : ''}"><td class="mono">${i + 1}</td><td class="mono">${s.count}</td><td class="mono">${ms(s.durationMs)}</td><td><code>${s.sql}</code></td></tr>`,
+    )}</tbody></table>`;
+  },
+};
