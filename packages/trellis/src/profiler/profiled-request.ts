@@ -79,6 +79,8 @@ export interface RequestSnapshot {
   readonly logs: readonly LogRecord[];
   /** Database queries run on behalf of the request, in order (absent in older profiles). */
   readonly queries?: readonly QueryRecord[];
+  /** Queries run past the per-request cap, counted and not kept. */
+  readonly queriesNotKept?: number;
   readonly response: CapturedResponse | null;
   /** Data of the collectors that ran on the request thread (those the app added), by name. */
   readonly collected: Readonly<Record<string, unknown>>;

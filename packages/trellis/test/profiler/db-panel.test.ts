@@ -10,6 +10,8 @@ import { openDatabase } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
 import { BROWSER } from './profiler-app.ts';
+import { withoutSecretStart } from '../../src/profiler/collectors/db-collector.ts';
+import { MAX_PARAMETER_CHARS } from '../../src/profiler/recorded-query.ts';
 
 test('queries, statements, the N+1 flag and the badge', async () => {
   const database = openDatabase('sqlite::memory:');
@@ -50,4 +52,43 @@ test('queries, statements, the N+1 flag and the badge', async () => {
     await app.close();
     await database.destroy();
   }
+});
+
+test('a long parameter is kept as its beginning and its length, a secret cut in two included', async () => {
+  const database = openDatabase('sqlite::memory:');
+  const app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database, tls: null, seed: { passwordCost: 1024 } });
+  const secret = 'straddling-secret-value';
+  // The secret starts 10 characters before the cut: only its first 10 characters would be kept.
+  const long = `${'x'.repeat(MAX_PARAMETER_CHARS - 10)}${secret}${'y'.repeat(900 * 1024)}`;
+  app.get('/long-param', async () => {
+    await sql`select length(${long}) as n, length(${Buffer.alloc(5000)}) as b`.execute(database);
+    return { ok: true };
+  });
+  try {
+    const res = await app.inject({ url: `/long-param?password=${secret}` });
+    assert.equal(res.statusCode, 200);
+    await app.profiler!.settled();
+    const profile = (await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}.json` })).json() as { collectors: { db: { queries: { parameters: unknown[] }[] } } };
+    const [cut, binary] = profile.collectors.db.queries[0]!.parameters as [{ cut: string; length: number }, { binary: number }];
+    assert.equal(cut.length, long.length);
+    assert.equal(cut.cut, `${'x'.repeat(MAX_PARAMETER_CHARS - 10)}[redacted]`);
+    assert.deepEqual(binary, { binary: 5000 });
+    const stored = JSON.stringify(profile);
+    assert.equal(stored.includes(secret.slice(0, 10)), false, 'no piece of the secret is kept');
+    assert.ok(stored.length < 64 * 1024, `the profile holds the beginning only (${stored.length} characters)`);
+
+    const page = await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}?panel=db`, headers: { accept: BROWSER } });
+    assert.match(page.body, new RegExp(`\\(${long.length.toLocaleString("en-US")} characters\\)`));
+    assert.match(page.body, /&lt;binary, 5,000 bytes&gt;/);
+  } finally {
+    await app.close();
+    await database.destroy();
+  }
+});
+
+test('withoutSecretStart drops an ending that begins a secret, and nothing else', () => {
+  assert.equal(withoutSecretStart('abc-hunt', ['hunter2']), 'abc-[redacted]');
+  assert.equal(withoutSecretStart('abc-h', ['hunter2']), 'abc-[redacted]');
+  assert.equal(withoutSecretStart('abc-xyz', ['hunter2']), 'abc-xyz');
+  assert.equal(withoutSecretStart('', ['hunter2']), '');
 });

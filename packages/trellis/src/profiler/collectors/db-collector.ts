@@ -1,5 +1,7 @@
 import { format } from 'sql-formatter';
 import type { DataCollector } from '../data-collector.ts';
+import { isCutParameter } from '../recorded-query.ts';
+import type { Redaction } from '../redact.ts';
 
 export interface QueryData {
   readonly sql: string;
@@ -48,6 +50,31 @@ function formatted(sql: string): string {
 }
 
 /**
+ * A parameter's secrets scrubbed; a cut one (recorded-query.ts) also loses an end that begins a
+ * secret, which the scrub cannot recognise once the secret is cut in two.
+ */
+function scrubParameters(parameters: readonly unknown[], redaction: Redaction): readonly unknown[] {
+  const scrubbed = redaction.scrub(parameters);
+  if (!scrubbed.some(isCutParameter)) return scrubbed;
+  const secrets = redaction.secrets();
+  return scrubbed.map((p) => (isCutParameter(p) ? { ...p, cut: withoutSecretStart(p.cut, secrets) } : p));
+}
+
+/** `text` without its longest ending that is the beginning of one of `secrets`. */
+export function withoutSecretStart(text: string, secrets: readonly string[]): string {
+  let end = text.length;
+  for (const secret of secrets) {
+    for (let k = Math.min(secret.length - 1, end); k > 0; k--) {
+      if (text.startsWith(secret.slice(0, k), end - k)) {
+        end -= k;
+        break;
+      }
+    }
+  }
+  return end === text.length ? text : `${text.slice(0, end)}[redacted]`;
+}
+
+/**
  * The database queries a request ran (`trellis:db:query`, Kysely on SQLite and PostgreSQL): SQL
  * laid out, parameters (with every secret the profile's redaction found replaced), duration,
  * failures; identical statements grouped, and flagged when one runs REPEATED_AT times or more.
@@ -76,7 +103,7 @@ export const dbCollector: DataCollector<DbData> = {
     const queries = recorded.map((q) => ({
       sql: q.sql,
       formatted: layouts.get(q.sql)!,
-      parameters: redaction.scrub(q.parameters),
+      parameters: scrubParameters(q.parameters, redaction),
       durationMs: q.durationMs,
       atMs: q.atMs,
       error: q.error === null ? null : redaction.scrub(q.error),
@@ -89,7 +116,7 @@ export const dbCollector: DataCollector<DbData> = {
       count: recorded.length,
       durationMs: recorded.reduce((sum, q) => sum + q.durationMs, 0),
       failed: recorded.filter((q) => q.error !== null).length,
-      notKept: 0,
+      notKept: ctx.queriesNotKept ?? 0,
       slowMs: SLOW_MS,
     };
   },

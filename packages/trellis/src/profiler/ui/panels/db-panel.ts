@@ -1,8 +1,16 @@
 import { html } from '../../../html/html.ts';
 import type { DbData } from '../../collectors/db-collector.ts';
+import { isCutParameter } from '../../recorded-query.ts';
 import { dataOf, type Panel } from './panel.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+
+/** A parameter as the query was given it; a long one says how long it was (recorded-query.ts). */
+function parameterText(p: unknown): string {
+  if (isCutParameter(p)) return `${JSON.stringify(p.cut)}… (${p.length.toLocaleString('en-US')} characters)`;
+  if (typeof p === 'object' && p !== null && typeof (p as { binary?: unknown }).binary === 'number') return `<binary, ${(p as { binary: number }).binary.toLocaleString('en-US')} bytes>`;
+  return JSON.stringify(p) ?? String(p);
+}
 
 /** Symfony's "Doctrine" panel for Trellis: every query, the statements grouped, N+1 and slow ones flagged. */
 export const dbPanel: Panel = {
@@ -27,7 +35,7 @@ ${repeated.map((s) => html`<p class="pf-notice pf-repeated">The same statement r
 <h3>Queries</h3>
 <table class="pf-table pf-queries"><thead><tr><th>#</th><th>At</th><th>Time</th><th>Statement</th></tr></thead><tbody>${data.queries.map(
       (q, i) => html`<tr class="${q.error !== null ? 'failed' : q.durationMs >= data.slowMs ? 'slow' : ''}"><td class="mono">${i + 1}</td><td class="mono">${ms(q.atMs)}</td><td class="mono">${ms(q.durationMs)}</td>
-<td><pre class="pf-sql">${q.formatted}</pre>${q.parameters.length > 0 ? html`<div class="pf-params">Parameters: <code>${JSON.stringify(q.parameters)}</code></div>` : ''}${q.error !== null ? html`<div class="pf-query-error">${q.error}</div>` : ''}</td></tr>`,
+<td><pre class="pf-sql">${q.formatted}</pre>${q.parameters.length > 0 ? html`<div class="pf-params">Parameters: ${q.parameters.map((p, n) => html`${n > 0 ? ', ' : ''}<code>${parameterText(p)}</code>`)}</div>` : ''}${q.error !== null ? html`<div class="pf-query-error">${q.error}</div>` : ''}</td></tr>`,
     )}</tbody></table>
 <h3>Statements</h3>
 <table class="pf-table pf-statements"><thead><tr><th>#</th><th>Count</th><th>Time</th><th>SQL</th></tr></thead><tbody>${data.statements.map(
