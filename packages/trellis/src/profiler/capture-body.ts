@@ -28,15 +28,19 @@ function cut(text: string, maxBytes: number): { text: string; truncated: boolean
   return { text: bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
 }
 
-/** A request body as Fastify parsed it (object for JSON, string; raw bytes and streams noted) for storage. */
-export function captureParsedBody(body: unknown, note: CapturedRequest['bodyNote'], maxBytes: number, redaction: Redaction): CapturedBody {
+/**
+ * A request body as Fastify parsed it (object for JSON, string; raw bytes and streams noted) for
+ * storage. Its size is the body's as received (`receivedBytes`, from Content-Length) when known,
+ * as a body cut on the request thread says too (large-body.ts); else that of the text kept.
+ */
+export function captureParsedBody(body: unknown, note: CapturedRequest['bodyNote'], maxBytes: number, redaction: Redaction, receivedBytes?: number): CapturedBody {
   if (note?.kind === 'binary') return { text: null, size: note.size, truncated: false, note: 'binary' };
   if (note?.kind === 'stream') return { text: null, size: 0, truncated: false, note: 'stream' };
   // Already redacted and cut where it was taken (large-body.ts): kept as it is.
   if (note?.kind === 'cut' && typeof body === 'string') return { text: body, size: note.size, truncated: true };
   if (body === undefined || body === null) return { text: null, size: 0, truncated: false };
   const text = typeof body === 'string' ? redaction.text(body) : JSON.stringify(redaction.fields(body), null, 2);
-  return { ...cut(text, maxBytes), size: Buffer.byteLength(text) };
+  return { ...cut(text, maxBytes), size: receivedBytes !== undefined && Number.isSafeInteger(receivedBytes) && receivedBytes >= 0 ? receivedBytes : Buffer.byteLength(text) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RequestSnapshot } from './profiled-request.ts';
 import { PARSED_BODY_FACTOR } from './capture-body.ts';
+import { boundedJson } from './bounded-json.ts';
 import { Redaction } from './redact.ts';
 
 /**
@@ -16,14 +17,18 @@ export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, re
   const length = Number(r.headers['content-length']);
   if (!(length > maxBodyBytes * PARSED_BODY_FACTOR)) return snapshot;
   const redaction = new Redaction(redactKeys, snapshot.secrets);
-  const text = typeof r.body === 'string' ? redaction.text(r.body) : JSON.stringify(redaction.fields(r.body), null, 2);
-  const bytes = Buffer.from(text);
+  // Every field is looked at (its secrets are scrubbed from the rest of the profile), but only the
+  // beginning is encoded: a UTF-8 byte is at least one UTF-16 unit, so maxBodyBytes units hold it.
+  const text = typeof r.body === 'string' ? redaction.text(r.body) : boundedJson(redaction.fields(r.body), maxBodyBytes + 1);
+  const head = text.length > maxBodyBytes ? text.slice(0, maxBodyBytes + 1) : text;
+  const bytes = Buffer.from(head);
   // A cut inside a multi-byte character decodes to U+FFFD: drop it.
-  const kept = bytes.length <= maxBodyBytes ? text : bytes.subarray(0, maxBodyBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const kept = bytes.length <= maxBodyBytes ? head : bytes.subarray(0, maxBodyBytes).toString('utf8').replace(/\uFFFD$/, '');
   const secrets = redaction.secrets();
   return {
     ...snapshot,
-    request: { ...r, body: kept, bodyNote: { kind: 'cut', size: bytes.length } },
+    // Its size is the body's as received (Content-Length), not of a re-encoding never built.
+    request: { ...r, body: kept, bodyNote: { kind: 'cut', size: length } },
     ...(secrets.length > 0 ? { secrets } : {}),
   };
 }

@@ -41,7 +41,7 @@ export const requestCollector: DataCollector<RequestData> = {
       path: r.url.split('?', 1)[0]!,
       query: redaction.fields(r.query),
       headers: redaction.headers(r.headers),
-      body: ctx.subRequest ? subRequestBody(r.body, redaction) : captureParsedBody(r.body, r.bodyNote, ctx.maxBodyBytes, redaction),
+      body: ctx.subRequest ? subRequestBody(r.body, redaction) : captureParsedBody(r.body, r.bodyNote, ctx.maxBodyBytes, redaction, receivedBytes(r.headers['content-length'])),
       contentType: typeof contentType === 'string' ? contentType : null,
       route: r.route,
       params: redaction.fields(r.params),
@@ -52,3 +52,8 @@ export const requestCollector: DataCollector<RequestData> = {
     };
   },
 };
+
+/** A Content-Length as a number of bytes, when it is one (RFC 9110 §8.6: 1*DIGIT). */
+function receivedBytes(header: unknown): number | undefined {
+  return typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
+}
