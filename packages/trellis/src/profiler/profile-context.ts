@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { peerAddress, requestScheme } from '../kernel/request-origin.ts';
 import { errorChain, type ChainedException } from '../errors/flatten-error.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
-import type { CapturedResponse, QueryRecord, RequestSnapshot } from './profiled-request.ts';
+import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
+import { ProfileScope } from './profile-scope.ts';
 
 /** A body a parser handed on unread (a route that streams an upload, a proxy). */
 function isStream(body: unknown): boolean {
@@ -40,14 +41,14 @@ export class ProfileContext {
     this.subRequest = init.subRequest;
     this.startTime = init.startTime ?? Date.now();
     this.origin = init.origin ?? performance.now();
+    this.scope = new ProfileScope(this.origin);
     // An HTTP/2 stream forgets its session's socket once closed, before the snapshot is taken.
     this.#peer = init.request.raw.httpVersionMajor === 2 ? peerAddress(init.request) : null;
   }
 
   readonly #peer: string | null;
-  /** Queries run for the request (`trellis:db:query`), at most MAX_QUERIES; `queriesOver` counts the rest. */
-  readonly queries: QueryRecord[] = [];
-  queriesOver = 0;
+  /** What code running for the request reaches (`currentProfile`): its queries. */
+  readonly scope: ProfileScope;
 
   mark(name: string, at = performance.now()): void {
     this.marks.names.push(name);
@@ -99,7 +100,8 @@ export class ProfileContext {
       // Described here: an Error's class, status and code do not survive a structured clone.
       exception,
       logs: sub ? sub.logs : (r.trellisScope?.logs ?? []),
-      queries: this.queries,
+      queries: this.scope.queries,
+      ...(this.scope.queriesOver > 0 ? { queriesNotKept: this.scope.queriesOver } : {}),
       response,
       collected: {},
     };

@@ -9,6 +9,8 @@ import type { DataCollector } from './data-collector.ts';
 import { KEEP_ALL, type KeepPolicy } from './keep-policy.ts';
 import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
+import type { ProfileScope } from './profile-scope.ts';
+import { recordedQuery } from './recorded-query.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import type { TokenIssuer } from './token.ts';
@@ -27,11 +29,11 @@ function isPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
 }
 
-/** Queries kept per request: a runaway loop must not make a profile of unbounded size. */
-const MAX_QUERIES = 1000;
-
-/** The context of the profiled request the current code runs for (for events that carry no request). */
-export const currentProfile = new AsyncLocalStorage<ProfileContext>();
+/**
+ * The scope of the profiled request the current code runs for, for events that carry no request
+ * (see profile-scope.ts for why it is not the request's whole context).
+ */
+export const currentProfile = new AsyncLocalStorage<ProfileScope>();
 
 export interface Recording {
   /** Resolves once every request answered so far is stored (or failed and was logged). */
@@ -65,13 +67,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     }),
     subscribe('error', (e) => contexts.get(e.request)?.errors.push(e.error)),
     // A query carries no request: the context is the profile the calling code runs for.
-    subscribe('dbQuery', (e) => {
-      const ctx = currentProfile.getStore();
-      if (!ctx) return;
-      if (ctx.queries.length >= MAX_QUERIES) return void ctx.queriesOver++;
-      const end = performance.now() - ctx.origin;
-      ctx.queries.push({ sql: e.sql, parameters: e.parameters, durationMs: e.durationMs, atMs: Math.max(0, end - e.durationMs), error: e.error ?? null });
-    }),
+    subscribe('dbQuery', (e) => currentProfile.getStore()?.addQuery((atMs) => recordedQuery(e, atMs), e.durationMs)),
     subscribe('subRequestStart', ({ parent, subRequest }) => {
       const ctx = contexts.get(parent);
       if (!ctx) return;
@@ -113,7 +109,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     const ctx = new ProfileContext({ token, parentToken: null, request, subRequest: null, startTime, origin: start });
     ctx.mark('observe', start);
     contexts.set(request, ctx);
-    currentProfile.run(ctx, done);
+    currentProfile.run(ctx.scope, done);
   });
   // The parse and firewall marks come from `trellis:phase` (published by the body parser and the
   // firewall), the handler mark from Fastify's own tracing channel: no hook of ours per phase.
