@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { redisForTests } from '../testing/services.ts';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import { InProcessProfileSink } from './in-process-profile-sink.ts';
-import { profileSinkContract, SINK_BUILD, type OpenSink } from './profile-sink.contract.ts';
+import { cleanSnapshotFor, profileSinkContract, SINK_BUILD, snapshotFor, type OpenSink } from './profile-sink.contract.ts';
+import type { WriterLog } from './profile-writer.ts';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import { MemoryProfileStorage } from './storage/memory-profile-storage.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
@@ -65,3 +68,34 @@ profileSinkContract(
   },
   { skip: redis.skip },
 );
+
+test('a profiler thread that stops on its own is restarted once a minute at most: what it held is counted, recording goes on', async () => {
+  const dsn = `sqlite:${join(dir, `restart-${n++}.db`)}`;
+  const lines: string[] = [];
+  const log = { warn: (_: unknown, m: string) => lines.push(m), error: (_: unknown, m: string) => lines.push(m) } as unknown as WriterLog;
+  const sink = new ThreadProfileSink({ ...build, dsn, retention }, log, undefined, new URL('./failing-profiler-thread.fixture.ts', import.meta.url));
+  const storage = await openProfileStorage(dsn, retention);
+  try {
+    sink.send([snapshotFor('dead00'), cleanSnapshotFor('a0a0a1')]);
+    await sink.settled();
+    assert.equal(sink.dropped, 2);
+    assert.deepEqual(lines, ['The profiler thread stopped (exit code 70) and was restarted; 2 requests it held went unrecorded.']);
+
+    sink.send([cleanSnapshotFor('b0b0b2')]);
+    await sink.settled();
+    assert.equal((await storage.read('b0b0b2'))?.token, 'b0b0b2');
+    assert.equal(await storage.read('a0a0a1'), null);
+    assert.equal(sink.dropped, 2);
+
+    // Failing again within the minute, it stays stopped: recording ends, and says so.
+    sink.send([snapshotFor('dead00')]);
+    await sink.settled();
+    assert.equal(lines[1], 'The profiler thread stopped again (exit code 70): requests are no longer recorded.');
+    sink.send([cleanSnapshotFor('c0c0c3')]);
+    await sink.settled();
+    assert.equal(await storage.read('c0c0c3'), null);
+  } finally {
+    await sink.close();
+    await storage.close();
+  }
+});

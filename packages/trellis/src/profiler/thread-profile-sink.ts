@@ -60,11 +60,13 @@ const BATCH_WAIT_MS = 5;
  * The thread's young generation, in MB. Left to itself V8 sized the thread's heap for its
  * allocation rate (every batch deserialised, every profile built and serialised): 152 MB reserved
  * for 25-47 MB live, and the process's RSS grew by 163 MB from 10,000 to 200,000 profiled requests.
- * Capped, the reservation stays near 40 MB, at the same rate; RSS grew +33 to +90 MB across runs,
- * with both JS heaps flat (native memory). Old space is left uncapped: a thread out of memory
- * would stop recording.
+ * Capped, the reservation stays near 40 MB, at the same rate. Old space is left uncapped on
+ * purpose: a worker that reaches a resource limit with one large allocation (a 64 MB string into
+ * a 16 MB heap, tried) does not stop alone, V8 aborts the whole process.
  */
 const YOUNG_GENERATION_MB = 16;
+/** A thread that failed is started again at most once per this long; failing again sooner, it stays stopped. */
+const RESTART_AFTER_MS = 60_000;
 /**
  * A sub-request inherits only from a parent that started at most this long before it. Retention
  * orders profiles by start time, so a slow request's profile is among the oldest when stored and
@@ -83,7 +85,11 @@ const CLOSE_TIMEOUT_MS = 10_000;
  * what `settled()` counts.
  */
 export class ThreadProfileSink implements ProfileSink {
-  readonly #worker: Worker;
+  #worker: Worker;
+  readonly #data: ProfilerThreadData;
+  /** The thread's module: the profiler thread, or a stand-in that fails on cue (tests). */
+  readonly #threadModule: URL | string;
+  #lastRestart = -Infinity;
   readonly #log: WriterLog;
   #sent = 0;
   #stored = 0;
@@ -102,31 +108,65 @@ export class ThreadProfileSink implements ProfileSink {
   readonly #maxBacklogBytes: number;
   #refused = 0;
   #threadDropped = 0;
+  /** What threads that were replaced had dropped. */
+  #threadDroppedBefore = 0;
 
-  constructor(data: ProfilerThreadData, log: WriterLog, maxBacklogBytes = DEFAULT_MAX_BACKLOG_BYTES) {
+  constructor(data: ProfilerThreadData, log: WriterLog, maxBacklogBytes = DEFAULT_MAX_BACKLOG_BYTES, threadModule: URL | string = siblingModule('profiler-thread', import.meta.url)) {
     this.#log = log;
     this.#maxBacklogBytes = maxBacklogBytes;
-    this.#worker = new Worker(siblingModule('profiler-thread', import.meta.url), {
-      workerData: data,
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-    });
-    this.#worker.unref();
-    this.#worker.on('message', (message: FromProfilerThread) => {
+    this.#data = data;
+    this.#threadModule = threadModule;
+    this.#worker = this.#start();
+  }
+
+  #start(): Worker {
+    const worker = new Worker(this.#threadModule, { workerData: this.#data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    worker.unref();
+    worker.on('message', (message: FromProfilerThread) => {
+      if (worker !== this.#worker) return;
       if (message.type === 'stored') {
         this.#stored += message.count;
-        this.#threadDropped = message.dropped;
+        this.#threadDropped = this.#threadDroppedBefore + message.dropped;
         this.#acknowledge(message.count);
         this.#wake();
-      } else relay(log, message);
+      } else relay(this.#log, message);
     });
-    this.#worker.on('error', (error) => {
-      log.error({ err: error, channel: 'profiler' }, `The profiler thread failed: ${error.message}`);
-      this.#stop();
+    let failure: Error | null = null;
+    worker.on('error', (error) => {
+      failure = error;
     });
-    this.#worker.on('exit', (code) => {
-      if (!this.#closing && !this.#dead) log.error({ channel: 'profiler' }, `The profiler thread stopped (exit code ${code}): requests are no longer recorded.`);
-      this.#stop();
+    worker.on('exit', (code) => {
+      if (worker !== this.#worker) return;
+      if (this.#closing || this.#dead) return this.#stop();
+      this.#failed(failure, code);
     });
+    return worker;
+  }
+
+  /**
+   * The thread stopped on its own (an uncaught error, a failing native module): what it held is lost and
+   * counted, and a new one takes over, unless the last one failed within RESTART_AFTER_MS.
+   */
+  #failed(error: Error | null, code: number): void {
+    const lost = this.#sent - this.#stored;
+    const why = error ? `${error.message}` : `exit code ${code}`;
+    const now = performance.now();
+    if (now - this.#lastRestart < RESTART_AFTER_MS) {
+      this.#log.error({ err: error ?? undefined, channel: 'profiler' }, `The profiler thread stopped again (${why}): requests are no longer recorded.`);
+      return this.#stop();
+    }
+    this.#lastRestart = now;
+    this.#refused += lost;
+    this.#threadDroppedBefore = this.#threadDropped;
+    this.#stored = this.#sent;
+    // Only what is still batched here (not yet posted) remains in the backlog.
+    this.#sizes = this.#batch.map((text, i) => text.length + (this.#payloads[i]?.length ?? 0));
+    this.#sizesHead = 0;
+    this.#backlogBytes = this.#sizes.reduce((sum, bytes) => sum + bytes, 0);
+    this.#log.error({ err: error ?? undefined, channel: 'profiler', notRecorded: lost }, `The profiler thread stopped (${why}) and was restarted; ${lost.toLocaleString('en-US')} ${lost === 1 ? 'request' : 'requests'} it held went unrecorded.`);
+    this.#worker = this.#start();
+    this.#wake();
+    if (this.#batch.length > 0) this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
   }
 
   get dropped(): number {
