@@ -64,6 +64,8 @@ export interface AuthenticationEvent {
   readonly outcome: 'success' | 'failure' | 'skipped';
   readonly user: string | null;
   readonly roles: readonly string[];
+  /** The roles the user holds through the role hierarchy too (success only). */
+  readonly reachableRoles?: readonly string[];
   readonly reason?: string;
 }
 
@@ -73,6 +75,8 @@ export interface VoteEvent {
   readonly attribute: string;
   readonly subject: unknown;
   readonly vote: 'grant' | 'deny' | 'abstain';
+  /** How the manager combines votes (Symfony's decision strategies). */
+  readonly strategy?: 'affirmative' | 'consensus' | 'unanimous';
 }
 
 export interface AccessDecisionEvent {
@@ -81,6 +85,10 @@ export interface AccessDecisionEvent {
   readonly granted: boolean;
   readonly stage: 'path' | 'security' | 'post_denormalize';
   readonly message?: string;
+  /** A rule given as a function: its source, cut (what Symfony shows of an expression). */
+  readonly expression?: string;
+  /** For a path rule, the path pattern that matched. */
+  readonly path?: string;
 }
 
 export interface NegotiationEvent {

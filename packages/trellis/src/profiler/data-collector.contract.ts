@@ -63,6 +63,12 @@ function snapshotOf(v: Variant): RequestSnapshot {
     exception: errorChain(errorOf(v)),
     logs: [{ time: v.start + 1, level: 'info', channel: 'app', message: `loaded ${v.id}`, context: { book: v.id, password: v.secret } }],
     queries: [{ sql: 'select * from books where id = ? and api_key = ?', parameters: [v.id, v.secret], durationMs: v.id.length / 10, atMs: 1, error: null }],
+    security: [
+      { kind: 'authentication', atMs: 0.5, authenticator: 'jwt', outcome: 'success', user: `user-${v.id}`, roles: ['ROLE_USER'], reachableRoles: ['ROLE_USER'], reason: null },
+      { kind: 'authentication', atMs: 0.6, authenticator: 'api-key', outcome: 'failure', user: null, roles: [], reachableRoles: [], reason: `unknown key ${v.secret}` },
+      { kind: 'vote', atMs: 1, voter: 'RoleVoter', attribute: 'ROLE_USER', subject: `Book #${v.id}`, vote: 'grant', strategy: 'affirmative' },
+      { kind: 'decision', atMs: 1.1, attribute: 'ROLE_USER', granted: true, stage: 'security', message: null, expression: null, path: null },
+    ],
     response: {
       statusCode: 200,
       headers: { 'content-type': 'application/json', 'set-cookie': `sid=${v.secret}; HttpOnly`, 'x-book': v.id },
@@ -71,6 +77,12 @@ function snapshotOf(v: Variant): RequestSnapshot {
     },
     collected: {},
   };
+}
+
+/** The fixture with markup for every distinguishing value: what every panel must show escaped. */
+export const HOSTILE_MARKUP = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+export function hostileSnapshot(): RequestSnapshot {
+  return snapshotOf({ id: HOSTILE_MARKUP, secret: 'sEcReT-hostile-5d1e', start: A.start });
 }
 
 const withRedaction = (snapshot: RequestSnapshot): ProfiledRequest => ({ ...snapshot, maxBodyBytes: 4096, redaction: new Redaction(DEFAULT_SECRET_KEYS) });

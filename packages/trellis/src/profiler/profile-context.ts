@@ -4,6 +4,7 @@ import { errorChain, type ChainedException } from '../errors/flatten-error.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
 import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
 import { ProfileScope } from './profile-scope.ts';
+import type { SecurityRecord } from './security-record.ts';
 
 /** A body a parser handed on unread (a route that streams an upload, a proxy). */
 function isStream(body: unknown): boolean {
@@ -47,6 +48,8 @@ export class ProfileContext {
   }
 
   readonly #peer: string | null;
+  /** Authentication, votes and access decisions for the request (security-record.ts). */
+  readonly security: SecurityRecord[] = [];
   /** What code running for the request reaches (`currentProfile`): its queries. */
   readonly scope: ProfileScope;
 
@@ -102,6 +105,7 @@ export class ProfileContext {
       logs: sub ? sub.logs : (r.trellisScope?.logs ?? []),
       queries: this.scope.queries,
       ...(this.scope.queriesOver > 0 ? { queriesNotKept: this.scope.queriesOver } : {}),
+      ...(this.security.length > 0 ? { security: this.security } : {}),
       response,
       collected: {},
     };

@@ -11,6 +11,7 @@ import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { ProfileScope } from './profile-scope.ts';
 import { recordedQuery } from './recorded-query.ts';
+import { authenticationRecord, decisionRecord, MAX_SECURITY_RECORDS, voteRecord, type SecurityRecord } from './security-record.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import type { TokenIssuer } from './token.ts';
@@ -59,6 +60,12 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   /** Waiting for the next hand-on (`settled()` called before it). */
   let handedOn: (() => void)[] = [];
 
+  /** A security event of a profiled request, kept in its profile (a capped number of them). */
+  const keepSecurity = (request: FastifyRequest | null, record: (atMs: number) => SecurityRecord): void => {
+    const ctx = request ? contexts.get(request) : undefined;
+    if (ctx && ctx.security.length < MAX_SECURITY_RECORDS) ctx.security.push(record(performance.now() - ctx.origin));
+  };
+
   const unsubscribe = [
     subscribe('phase', (e) => contexts.get(e.request)?.mark(e.phase, e.at)),
     subscribe('route', (e) => {
@@ -66,6 +73,9 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       if (ctx) ctx.route = { pattern: e.route, params: e.params };
     }),
     subscribe('error', (e) => contexts.get(e.request)?.errors.push(e.error)),
+    subscribe('authentication', (e) => keepSecurity(e.request, (at) => authenticationRecord(e, at))),
+    subscribe('vote', (e) => keepSecurity(e.request, (at) => voteRecord(e, at))),
+    subscribe('accessDecision', (e) => keepSecurity(e.request, (at) => decisionRecord(e, at))),
     // A query carries no request: the context is the profile the calling code runs for.
     subscribe('dbQuery', (e) => currentProfile.getStore()?.addQuery((atMs) => recordedQuery(e, atMs), e.durationMs)),
     subscribe('subRequestStart', ({ parent, subRequest }) => {

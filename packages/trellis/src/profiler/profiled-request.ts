@@ -1,3 +1,4 @@
+import type { SecurityRecord } from './security-record.ts';
 import type { ChainedException } from '../errors/flatten-error.ts';
 import type { LogRecord } from '../logging/log-record.ts';
 import type { Redaction } from './redact.ts';
@@ -81,6 +82,8 @@ export interface RequestSnapshot {
   readonly queries?: readonly QueryRecord[];
   /** Queries run past the per-request cap, counted and not kept. */
   readonly queriesNotKept?: number;
+  /** Authentication, votes and access decisions, in order (absent when there were none). */
+  readonly security?: readonly SecurityRecord[];
   readonly response: CapturedResponse | null;
   /** Data of the collectors that ran on the request thread (those the app added), by name. */
   readonly collected: Readonly<Record<string, unknown>>;

@@ -16,15 +16,23 @@ export type DecisionStrategy = 'affirmative' | 'consensus' | 'unanimous';
 export class AccessDecisionManager {
   readonly #voters: readonly Voter[];
   readonly #strategy: DecisionStrategy;
+  readonly #hierarchy: RoleHierarchy;
 
-  constructor(voters: readonly Voter[], strategy: DecisionStrategy = 'affirmative') {
+  constructor(voters: readonly Voter[], strategy: DecisionStrategy = 'affirmative', hierarchy: RoleHierarchy = new RoleHierarchy()) {
     this.#voters = voters;
     this.#strategy = strategy;
+    this.#hierarchy = hierarchy;
+  }
+
+  /** The roles `roles` grant through the hierarchy, themselves included (for the profiler). */
+  reachableRoles(roles: readonly string[]): string[] {
+    return this.#hierarchy.reachableRoles(roles);
   }
 
   /** Role voter over the given hierarchy, the authenticated voter, then the app's own voters. */
   static withDefaults(options: { hierarchy?: RoleHierarchy; voters?: readonly Voter[]; strategy?: DecisionStrategy } = {}): AccessDecisionManager {
-    return new AccessDecisionManager([new RoleVoter(options.hierarchy), new AuthenticatedVoter(), ...(options.voters ?? [])], options.strategy);
+    const hierarchy = options.hierarchy ?? new RoleHierarchy();
+    return new AccessDecisionManager([new RoleVoter(hierarchy), new AuthenticatedVoter(), ...(options.voters ?? [])], options.strategy, hierarchy);
   }
 
   async decide(user: User | null, attribute: string, subject: unknown, request: FastifyRequest | null = null): Promise<boolean> {
@@ -32,7 +40,7 @@ export class AccessDecisionManager {
     let denies = 0;
     for (const voter of this.#voters) {
       const vote: Vote = await voter.vote(user, attribute, subject);
-      publish('vote', () => ({ request, voter: voter.name, attribute, subject, vote }));
+      publish('vote', () => ({ request, voter: voter.name, attribute, subject, vote, strategy: this.#strategy }));
       if (vote === 'grant') {
         grants++;
         if (this.#strategy === 'affirmative') return true;

@@ -6,6 +6,12 @@ import type { SecurityState } from './security-state.ts';
 
 type Stage = 'path' | 'security' | 'post_denormalize';
 
+/** A function rule's source for the profiler, at most 300 characters. */
+function ruleSource(rule: (...args: never[]) => unknown): string {
+  const source = Function.prototype.toString.call(rule);
+  return source.length <= 300 ? source : `${source.slice(0, 299)}…`;
+}
+
 /** The label a rule gets in decision events: the attribute, or the function's name. */
 export const ruleLabel = (rule: SecurityRule): string => (typeof rule === 'string' ? rule : rule.name || '(rule)');
 
@@ -14,7 +20,7 @@ export const ruleLabel = (rule: SecurityRule): string => (typeof rule === 'strin
  * attribute for the voters with the object as subject; a function rule gets API Platform's
  * variables (`user`, `object`, `previousObject`, `isGranted`).
  */
-export async function evaluateRule(request: FastifyRequest, state: SecurityState, stage: Stage, rule: SecurityRule, object: unknown, previousObject: unknown, message?: string): Promise<boolean> {
+export async function evaluateRule(request: FastifyRequest, state: SecurityState, stage: Stage, rule: SecurityRule, object: unknown, previousObject: unknown, message?: string, pathPattern?: string): Promise<boolean> {
   const user = request.user ?? null;
   const ctx: SecurityContext = {
     request,
@@ -24,7 +30,7 @@ export async function evaluateRule(request: FastifyRequest, state: SecurityState
     isGranted: (attribute, subject = object) => state.decisions.decide(user, attribute, subject, request),
   };
   const granted = typeof rule === 'string' ? await ctx.isGranted(rule) : (await rule(ctx)) === true;
-  publish('accessDecision', () => ({ request, attribute: ruleLabel(rule), granted, stage, message: granted ? undefined : message }));
+  publish('accessDecision', () => ({ request, attribute: ruleLabel(rule), granted, stage, message: granted ? undefined : message, ...(typeof rule === 'function' ? { expression: ruleSource(rule) } : {}), ...(pathPattern ? { path: pathPattern } : {}) }));
   return granted;
 }
 

@@ -63,7 +63,7 @@ export class Firewall {
     const { state } = this.#options;
     request.user = await this.#authenticate(request);
     if (rule === undefined) return;
-    if (!(await evaluateRule(request, state, 'path', rule.rule, null, null, rule.message))) throw accessDenied(request, state, rule.message);
+    if (!(await evaluateRule(request, state, 'path', rule.rule, null, null, rule.message, rule.path.source))) throw accessDenied(request, state, rule.message);
   }
 
   async #authenticate(request: FastifyRequest): Promise<User | null> {
@@ -80,7 +80,7 @@ export class Firewall {
         publish('authentication', () => ({ request, authenticator: authenticator.name, outcome: 'skipped', user: null, roles: [] }));
         continue;
       }
-      publish('authentication', () => ({ request, authenticator: authenticator.name, outcome: 'success', user: user.identifier, roles: [...user.roles] }));
+      publish('authentication', () => ({ request, authenticator: authenticator.name, outcome: 'success', user: user.identifier, roles: [...user.roles], reachableRoles: this.#options.state.decisions.reachableRoles(user.roles) }));
       return user;
     }
     return null;

@@ -73,6 +73,10 @@ describe('profiler in a browser', { skip }, () => {
       await page.click('a[data-panel="logs"]');
       assert.match((await page.locator('.pf-panel').textContent())!, /NotFoundHttpException: "No route found for "GET \/robots\.txt""/);
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'profiler-latest-logs.png'), fullPage: true });
+      await page.click('a[data-panel="security"]');
+      assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Security');
+      await page.click('a[data-panel="db"]');
+      assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Database');
 
       await page.click('text=Forwarded to >> a');
       assert.match((await page.locator('.pf-related').textContent())!, new RegExp(`Forwarded from ${token}`));

@@ -5,15 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { BROWSER, allProfiles, allRecords, profilerApp } from './profiler-app.ts';
+import { defaultPanels } from '../../src/profiler/ui/panels/default-panels.ts';
 
 const CANARY = 'canary-7f3e9b1d';
 const PAGES = (token: string) => [
   `/_profiler/${token}`,
-  `/_profiler/${token}?panel=request`,
-  `/_profiler/${token}?panel=response`,
-  `/_profiler/${token}?panel=time`,
-  `/_profiler/${token}?panel=exception`,
-  `/_profiler/${token}?panel=logs`,
+  // Every built-in panel, so a new one is covered without being listed.
+  ...defaultPanels.map((panel) => `/_profiler/${token}?panel=${panel.name}`),
   `/_profiler/${token}.json`,
   `/_profiler/${token}/exception`,
   '/_profiler/search?limit=100',

@@ -1,0 +1,61 @@
+import type { AccessDecisionEvent, AuthenticationEvent, VoteEvent } from '../observe/channels.ts';
+
+/** What the profile keeps of one security event, in the order they happened. */
+export type SecurityRecord =
+  | {
+      readonly kind: 'authentication';
+      readonly atMs: number;
+      readonly authenticator: string;
+      readonly outcome: AuthenticationEvent['outcome'];
+      readonly user: string | null;
+      readonly roles: readonly string[];
+      readonly reachableRoles: readonly string[];
+      readonly reason: string | null;
+    }
+  | {
+      readonly kind: 'vote';
+      readonly atMs: number;
+      readonly voter: string;
+      readonly attribute: string;
+      readonly subject: string | null;
+      readonly vote: VoteEvent['vote'];
+      readonly strategy: string | null;
+    }
+  | {
+      readonly kind: 'decision';
+      readonly atMs: number;
+      readonly attribute: string;
+      readonly granted: boolean;
+      readonly stage: AccessDecisionEvent['stage'];
+      readonly message: string | null;
+      readonly expression: string | null;
+      readonly path: string | null;
+    };
+
+/** Security events kept per request: a loop of checks must not make a profile of unbounded size. */
+export const MAX_SECURITY_RECORDS = 500;
+
+/**
+ * A vote's subject named, never copied: its class (or "object") and its id. The object itself may
+ * hold anything (a user's fields, a body), and a name is what the panel needs to tell checks apart.
+ */
+export function subjectName(subject: unknown): string | null {
+  if (subject === null || subject === undefined) return null;
+  if (typeof subject !== 'object') return typeof subject === 'string' ? subject.slice(0, 100) : String(subject);
+  const ctor = (subject as { constructor?: { name?: unknown } }).constructor?.name;
+  const name = typeof ctor === 'string' && ctor !== '' && ctor !== 'Object' ? ctor : Array.isArray(subject) ? 'array' : 'object';
+  const id = (subject as { id?: unknown }).id ?? (subject as { '@id'?: unknown })['@id'];
+  return typeof id === 'string' || typeof id === 'number' ? `${name} #${String(id).slice(0, 100)}` : name;
+}
+
+export function authenticationRecord(e: AuthenticationEvent, atMs: number): SecurityRecord {
+  return { kind: 'authentication', atMs, authenticator: e.authenticator, outcome: e.outcome, user: e.user, roles: e.roles, reachableRoles: e.reachableRoles ?? e.roles, reason: e.reason ?? null };
+}
+
+export function voteRecord(e: VoteEvent, atMs: number): SecurityRecord {
+  return { kind: 'vote', atMs, voter: e.voter, attribute: e.attribute, subject: subjectName(e.subject), vote: e.vote, strategy: e.strategy ?? null };
+}
+
+export function decisionRecord(e: AccessDecisionEvent, atMs: number): SecurityRecord {
+  return { kind: 'decision', atMs, attribute: e.attribute, granted: e.granted, stage: e.stage, message: e.message ?? null, expression: e.expression ?? null, path: e.path ?? null };
+}

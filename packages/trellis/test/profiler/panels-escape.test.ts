@@ -1,0 +1,24 @@
+/**
+ * Every built-in panel, rendered from a profile whose every request-derived value is markup
+ * (URL, headers, query, body, log record, query parameters, security events, response): the
+ * markup is shown escaped, never as elements (issue 16: the XSS corpus against every panel).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildProfile } from '../../src/profiler/build-profile.ts';
+import { defaultCollectors } from '../../src/profiler/collectors/default-collectors.ts';
+import { HOSTILE_MARKUP, hostileSnapshot } from '../../src/profiler/data-collector.contract.ts';
+import { DEFAULT_SECRET_KEYS } from '../../src/logging/redact-secrets.ts';
+import { defaultPanels } from '../../src/profiler/ui/panels/default-panels.ts';
+import { escapeHtml } from '../../src/html/html.ts';
+
+test('every built-in panel shows markup from the request escaped', async () => {
+  const profile = await buildProfile(hostileSnapshot(), defaultCollectors, { maxBodyBytes: 4096, redactKeys: DEFAULT_SECRET_KEYS });
+  const escaped = escapeHtml('<script>alert(1)</script>');
+  for (const panel of defaultPanels) {
+    const page = panel.render(profile, { timeZone: 'UTC' }).toString();
+    assert.doesNotMatch(page, /<script|<img/i, `${panel.name} renders markup`);
+    // The hostile value reached the panel (else this proves nothing), escaped.
+    if (['request', 'logs', 'db', 'security', 'exception'].includes(panel.name)) assert.ok(page.includes(escaped) || page.includes(escapeHtml(JSON.stringify(HOSTILE_MARKUP).slice(1, -1))), `${panel.name} does not show the value at all`);
+  }
+});
