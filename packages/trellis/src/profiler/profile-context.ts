@@ -48,6 +48,8 @@ export class ProfileContext {
   }
 
   readonly #peer: string | null;
+  /** What routing found (set when handed on, main requests only). */
+  routing: RequestSnapshot['routing'] = undefined;
   /** Authentication, votes and access decisions for the request (security-record.ts). */
   readonly security: SecurityRecord[] = [];
   /** What code running for the request reaches (`currentProfile`): its queries. */
@@ -106,6 +108,7 @@ export class ProfileContext {
       queries: this.scope.queries,
       ...(this.scope.queriesOver > 0 ? { queriesNotKept: this.scope.queriesOver } : {}),
       ...(this.security.length > 0 ? { security: this.security } : {}),
+      ...(this.routing ? { routing: this.routing } : {}),
       response,
       collected: {},
     };

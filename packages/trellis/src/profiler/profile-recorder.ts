@@ -11,6 +11,8 @@ import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { ProfileScope } from './profile-scope.ts';
 import { recordedQuery } from './recorded-query.ts';
+import { routeTrace } from './route-trace.ts';
+import { routedPathOf } from '../kernel/routed-path.ts';
 import { authenticationRecord, decisionRecord, MAX_SECURITY_RECORDS, voteRecord, type SecurityRecord } from './security-record.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
@@ -162,6 +164,21 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     done();
   });
 
+  /** The methods of the request's routed path, and for a 404 or 405 the route trace (Routing panel). */
+  function routingOf(request: FastifyRequest, statusCode: number): RequestSnapshot['routing'] {
+    const routes = app.trellis?.routes;
+    if (!routes) return undefined;
+    try {
+      const path = routedPathOf(request);
+      const methods = routes.allowedMethods(path, request);
+      if (statusCode !== 404 && statusCode !== 405) return { path, methods };
+      return { path, methods, trace: routeTrace(routes.entries(), request.method, path) };
+    } catch {
+      // A path the router cannot decode (a 400): nothing to say about routes.
+      return undefined;
+    }
+  }
+
   /** A family's large request body, redacted and cut once, shared by its sub-requests (large-body.ts). */
   function withLargeBodyCut(family: RequestSnapshot[]): RequestSnapshot[] {
     const main = cutLargeBody(family[0]!, maxBodyBytes, options.redactKeys);
@@ -182,6 +199,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     try {
       const batch: RequestSnapshot[] = [];
       for (const ctx of done) {
+        ctx.routing = routingOf(ctx.request, ctx.statusCode);
         const response = capturedResponse(ctx.statusCode, ctx.responseHeaders, ctx.payload, maxBodyBytes);
         // Parent first: with equal start times, store order makes the sub-request the newer one.
         const exception = ctx.exception();

@@ -1,3 +1,4 @@
+import type { RouteTrace } from './route-trace.ts';
 import type { SecurityRecord } from './security-record.ts';
 import type { ChainedException } from '../errors/flatten-error.ts';
 import type { LogRecord } from '../logging/log-record.ts';
@@ -82,6 +83,11 @@ export interface RequestSnapshot {
   readonly queries?: readonly QueryRecord[];
   /** Queries run past the per-request cap, counted and not kept. */
   readonly queriesNotKept?: number;
+  /**
+   * The methods the routed path allows (null: no route has it), and for a 404 or 405 why each
+   * route did not answer (route-trace.ts). Absent for sub-requests and older profiles.
+   */
+  readonly routing?: { readonly path: string; readonly methods: readonly string[] | null; readonly trace?: RouteTrace };
   /** Authentication, votes and access decisions, in order (absent when there were none). */
   readonly security?: readonly SecurityRecord[];
   readonly response: CapturedResponse | null;

@@ -4,8 +4,9 @@ import { exceptionCollector } from './exception-collector.ts';
 import { logsCollector } from './logs-collector.ts';
 import { requestCollector } from './request-collector.ts';
 import { responseCollector } from './response-collector.ts';
+import { routerCollector } from './router-collector.ts';
 import { securityCollector } from './security-collector.ts';
 import { timeCollector } from './time-collector.ts';
 
 /** The collectors every profile gets, in panel order. The request collector runs first: it finds the secrets. */
-export const defaultCollectors: readonly DataCollector[] = [requestCollector, responseCollector, timeCollector, exceptionCollector, logsCollector, dbCollector, securityCollector];
+export const defaultCollectors: readonly DataCollector[] = [requestCollector, responseCollector, timeCollector, exceptionCollector, logsCollector, dbCollector, securityCollector, routerCollector];

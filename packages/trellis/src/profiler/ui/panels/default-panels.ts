@@ -4,8 +4,9 @@ import { logsPanel } from './logs-panel.ts';
 import type { Panel } from './panel.ts';
 import { requestPanel } from './request-panel.ts';
 import { responsePanel } from './response-panel.ts';
+import { routerPanel } from './router-panel.ts';
 import { securityPanel } from './security-panel.ts';
 import { timePanel } from './time-panel.ts';
 
 /** The menu of the profile page, in order. */
-export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel, dbPanel, securityPanel];
+export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel, dbPanel, securityPanel, routerPanel];
