@@ -96,6 +96,8 @@ export interface NegotiationEvent {
   readonly accept: string | undefined;
   readonly format: string | null;
   readonly mediaType: string | null;
+  /** The format extension of the path that decided it (`/books/1.jsonld`), or null: the Accept header did. */
+  readonly extension?: string | null;
 }
 
 export const channels = {

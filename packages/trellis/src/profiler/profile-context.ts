@@ -5,6 +5,7 @@ import type { SubRequest } from '../kernel/sub-request.ts';
 import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
 import { ProfileScope } from './profile-scope.ts';
 import type { SecurityRecord } from './security-record.ts';
+import type { ApiRecord } from './api-record.ts';
 
 /** A body a parser handed on unread (a route that streams an upload, a proxy). */
 function isStream(body: unknown): boolean {
@@ -48,6 +49,10 @@ export class ProfileContext {
   }
 
   readonly #peer: string | null;
+  /** The resource pipeline's stages and negotiation (api-record.ts), when a resource operation ran. */
+  api: ApiRecord | null = null;
+  /** The format negotiation (it comes before the pipeline's first stage ends). */
+  negotiation: ApiRecord['negotiation'] = null;
   /** What routing found (set when handed on, main requests only). */
   routing: RequestSnapshot['routing'] = undefined;
   /** Authentication, votes and access decisions for the request (security-record.ts). */
@@ -109,6 +114,7 @@ export class ProfileContext {
       ...(this.scope.queriesOver > 0 ? { queriesNotKept: this.scope.queriesOver } : {}),
       ...(this.security.length > 0 ? { security: this.security } : {}),
       ...(this.routing ? { routing: this.routing } : {}),
+      ...(this.api ? { api: { ...this.api, negotiation: this.negotiation } } : {}),
       response,
       collected: {},
     };

@@ -11,6 +11,7 @@ import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { ProfileScope } from './profile-scope.ts';
 import { recordedQuery } from './recorded-query.ts';
+import { addStage, negotiation } from './api-record.ts';
 import { routeTrace } from './route-trace.ts';
 import { routedPathOf } from '../kernel/routed-path.ts';
 import { authenticationRecord, decisionRecord, MAX_SECURITY_RECORDS, voteRecord, type SecurityRecord } from './security-record.ts';
@@ -75,6 +76,14 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       if (ctx) ctx.route = { pattern: e.route, params: e.params };
     }),
     subscribe('error', (e) => contexts.get(e.request)?.errors.push(e.error)),
+    subscribe('resourceStage', (e) => {
+      const ctx = e.request ? contexts.get(e.request) : undefined;
+      if (ctx) ctx.api = addStage(ctx.api, e, performance.now() - ctx.origin);
+    }),
+    subscribe('negotiate', (e) => {
+      const ctx = contexts.get(e.request);
+      if (ctx) ctx.negotiation = negotiation(e);
+    }),
     subscribe('authentication', (e) => keepSecurity(e.request, (at) => authenticationRecord(e, at))),
     subscribe('vote', (e) => keepSecurity(e.request, (at) => voteRecord(e, at))),
     subscribe('accessDecision', (e) => keepSecurity(e.request, (at) => decisionRecord(e, at))),

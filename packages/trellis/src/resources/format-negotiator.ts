@@ -57,7 +57,7 @@ export class FormatNegotiator {
     }
     if (channels.negotiate.hasSubscribers) {
       const result = chosen;
-      publish('negotiate', () => ({ request, accept: request.headers.accept, format: result.format.name, mediaType: result.mediaType }));
+      publish('negotiate', () => ({ request, accept: request.headers.accept, format: result.format.name, mediaType: result.mediaType, extension }));
     }
     return chosen;
   }

@@ -13,6 +13,8 @@ export interface QueryData {
   readonly error: string | null;
   /** The 1-based number of its statement in `statements`. */
   readonly statement: number;
+  /** The resource pipeline stage it ran in (provide, process, …), when a resource operation ran. */
+  readonly stage: string | null;
 }
 
 export interface StatementData {
@@ -74,6 +76,12 @@ export function withoutSecretStart(text: string, secrets: readonly string[]): st
   return end === text.length ? text : `${text.slice(0, end)}[redacted]`;
 }
 
+/** The stage running at `atMs` (ms from the request's start), from the pipeline's stage records. */
+function stageAt(stages: readonly { stage: string; startMs: number; durationMs: number; outcome: string }[], atMs: number): string | null {
+  for (const s of stages) if (s.outcome !== 'skipped' && atMs >= s.startMs - 0.001 && atMs <= s.startMs + s.durationMs + 0.001) return s.stage;
+  return null;
+}
+
 /**
  * The database queries a request ran (`trellis:db:query`, Kysely on SQLite and PostgreSQL): SQL
  * laid out, parameters (with every secret the profile's redaction found replaced), duration,
@@ -108,6 +116,7 @@ export const dbCollector: DataCollector<DbData> = {
       atMs: q.atMs,
       error: q.error === null ? null : redaction.scrub(q.error),
       statement: groups.get(q.sql)!.index,
+      stage: stageAt(ctx.api?.stages ?? [], q.atMs),
     }));
     const statements = [...groups].map(([sql, g]) => ({ sql, count: g.count, durationMs: g.durationMs, repeated: g.count >= REPEATED_AT }));
     return {

@@ -1,4 +1,5 @@
 import type { DataCollector } from '../data-collector.ts';
+import { apiCollector } from './api-collector.ts';
 import { dbCollector } from './db-collector.ts';
 import { exceptionCollector } from './exception-collector.ts';
 import { logsCollector } from './logs-collector.ts';
@@ -9,4 +10,4 @@ import { securityCollector } from './security-collector.ts';
 import { timeCollector } from './time-collector.ts';
 
 /** The collectors every profile gets, in panel order. The request collector runs first: it finds the secrets. */
-export const defaultCollectors: readonly DataCollector[] = [requestCollector, responseCollector, timeCollector, exceptionCollector, logsCollector, dbCollector, securityCollector, routerCollector];
+export const defaultCollectors: readonly DataCollector[] = [requestCollector, responseCollector, timeCollector, exceptionCollector, logsCollector, dbCollector, securityCollector, routerCollector, apiCollector];

@@ -1,3 +1,4 @@
+import { apiPanel } from './api-panel.ts';
 import { dbPanel } from './db-panel.ts';
 import { exceptionPanel } from './exception-panel.ts';
 import { logsPanel } from './logs-panel.ts';
@@ -9,4 +10,4 @@ import { securityPanel } from './security-panel.ts';
 import { timePanel } from './time-panel.ts';
 
 /** The menu of the profile page, in order. */
-export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel, dbPanel, securityPanel, routerPanel];
+export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel, dbPanel, securityPanel, routerPanel, apiPanel];

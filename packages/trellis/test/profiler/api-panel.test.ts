@@ -1,0 +1,58 @@
+/**
+ * The API panel (issue 16, item 4): the resource and operation, how the format was chosen
+ * (extension or Accept), each pipeline stage with its outcome, the filters as sent, and the
+ * conditional outcome; and the stage each database query ran in (Database panel).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDatabase } from '../../src/data/database.ts';
+import { testConfig } from '../../src/testing/test-config.ts';
+import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
+import type { ApiData } from '../../src/profiler/collectors/api-collector.ts';
+import type { DbData } from '../../src/profiler/collectors/db-collector.ts';
+import { BROWSER } from './profiler-app.ts';
+
+test('the API panel: operation, negotiation, stages, filters, conditional outcome; queries know their stage', async () => {
+  const database = openDatabase('sqlite::memory:');
+  const app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database, tls: null, seed: { passwordCost: 1024 } });
+  const profileOf = async (res: { headers: Record<string, unknown> }) => {
+    await app.profiler!.settled();
+    const token = res.headers['x-debug-token'] as string;
+    const collectors = ((await app.inject({ url: `/_profiler/${token}.json` })).json() as { collectors: { api: ApiData; db: DbData } }).collectors;
+    const page = (await app.inject({ url: `/_profiler/${token}?panel=api`, headers: { accept: BROWSER } })).body;
+    return { api: collectors.api, db: collectors.db, page };
+  };
+  try {
+    const item = await app.inject({ url: '/books/1.jsonld' });
+    assert.equal(item.statusCode, 200);
+    const byExtension = await profileOf(item);
+    assert.equal(byExtension.api.resource, 'Book');
+    assert.deepEqual([byExtension.api.negotiation?.format, byExtension.api.negotiation?.decidedBy, byExtension.api.negotiation?.extension], ['jsonld', 'extension', 'jsonld']);
+    const stages = byExtension.api.stages.map((s) => `${s.stage}:${s.outcome}`);
+    assert.ok(stages.includes('provide:ok') && stages.includes('serialize:ok'), stages.join(' '));
+    assert.ok(stages.includes('deserialize:skipped'), stages.join(' '));
+    assert.ok(byExtension.db.queries.length > 0);
+    assert.ok(byExtension.db.queries.every((q) => q.stage === 'provide'), JSON.stringify(byExtension.db.queries.map((q) => q.stage)));
+    assert.match(byExtension.page, /Decided by<\/th><td>the path's extension <code>\.jsonld<\/code>/);
+    assert.match(byExtension.page, /<a[^>]*data-panel="api"[^>]*>[\s\S]*?jsonld/);
+
+    const list = await profileOf(await app.inject({ url: '/books?title=the&order[title]=asc', headers: { accept: 'application/hal+json;q=0.9, application/json;q=0.5' } }));
+    assert.deepEqual([list.api.negotiation?.format, list.api.negotiation?.decidedBy], ['jsonhal', 'accept']);
+    assert.equal(list.api.negotiation?.accept, 'application/hal+json;q=0.9, application/json;q=0.5');
+    assert.deepEqual(list.api.query, { title: 'the', 'order[title]': 'asc' });
+    assert.match(list.page, /Filters, order and pagination/);
+
+    const etag = item.headers.etag as string;
+    const notModified = await app.inject({ url: '/books/1.jsonld', headers: { 'if-none-match': etag } });
+    assert.equal(notModified.statusCode, 304);
+    const conditional = await profileOf(notModified);
+    assert.deepEqual(conditional.api.conditional, { ifMatch: null, ifNoneMatch: etag, etag, outcome: 'not modified' });
+
+    const nonResource = await profileOf(await app.inject({ url: '/docs.json' }));
+    assert.equal(nonResource.api.resource, null);
+    assert.match(nonResource.page, /No resource operation ran/);
+  } finally {
+    await app.close();
+    await database.destroy();
+  }
+});
