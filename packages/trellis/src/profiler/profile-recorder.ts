@@ -11,6 +11,7 @@ import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { ProfileScope } from './profile-scope.ts';
 import { recordedQuery } from './recorded-query.ts';
+import { serverTiming } from './server-timing.ts';
 import { addStage, negotiation } from './api-record.ts';
 import { routeTrace } from './route-trace.ts';
 import { routedPathOf } from '../kernel/routed-path.ts';
@@ -147,6 +148,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     } else if (ctx) {
       ctx.mark('respond');
       reply.header('x-debug-token', ctx.token);
+      reply.header('server-timing', serverTiming(ctx.marks, ctx.scope.queries, Math.round((performance.now() - ctx.origin) * 1000)));
       reply.header('x-debug-token-link', `${request.trellisOrigin}/_profiler/${ctx.token}`);
       // An error was rendered in a sub-request: its profile is named too.
       const rendered = ctx.children.at(-1);

@@ -184,6 +184,7 @@ describe('production', () => {
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['x-debug-token'], undefined);
       assert.equal(res.headers['x-debug-token-link'], undefined);
+      assert.equal(res.headers['server-timing'], undefined, 'no timings are told in production');
       for (const url of ['/_profiler/latest', '/_profiler/', '/_profiler/search', '/_profiler/search_bar', '/_profiler/abc123/exception.css']) {
         const page = await app.inject({ url });
         assert.equal(page.statusCode, 404, url);

@@ -1,0 +1,12 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverTiming } from './server-timing.ts';
+
+test('phases from mark to mark, repeated ones summed, db time and count, total', () => {
+  const marks = { names: ['observe', 'guard', 'handler', 'sub request', 'handler'], atUs: [0, 100, 1100, 1600, 1700] };
+  assert.equal(
+    serverTiming(marks, [{ durationMs: 0.25 }, { durationMs: 0.5 }], 2000),
+    'observe;dur=0.100, guard;dur=1.000, handler;dur=0.800, sub-request;dur=0.100, db;dur=0.750;desc="2 queries", total;dur=2.000',
+  );
+  assert.equal(serverTiming({ names: ['observe'], atUs: [0] }, [{ durationMs: 1 }], 500), 'observe;dur=0.500, db;dur=1.000;desc="1 query", total;dur=0.500');
+});
