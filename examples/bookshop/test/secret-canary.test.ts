@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisForTests } from 'trellis/testing';
+import { defaultPanels } from 'trellis/profiler';
 import { ENV, startBookshop } from './bookshop-process.ts';
 
 const canaries = new Map<string, string>();
@@ -100,7 +101,8 @@ async function profilerTexts(base: string, expected: number): Promise<Map<string
     await get(`/_profiler/${token}`);
     await get(`/_profiler/${token}.json`);
     await get(`/_profiler/${token}/exception`);
-    for (const panel of ['request', 'response', 'logs', 'time', 'exception']) await get(`/_profiler/${token}?panel=${panel}`);
+    // Every built-in panel, the Configuration panel's process environment included.
+    for (const { name } of defaultPanels) await get(`/_profiler/${token}?panel=${name}`);
   }
   return texts;
 }

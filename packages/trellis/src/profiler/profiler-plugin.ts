@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 import { accessGate } from './access-gate.ts';
+import { appFacts, type AppFacts } from './app-facts.ts';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import type { DataCollector } from './data-collector.ts';
 import { InProcessProfileSink } from './in-process-profile-sink.ts';
@@ -92,12 +93,14 @@ export const profilerPlugin = fp(
         return null;
       }
     };
+    let facts: AppFacts | undefined;
     profilerRoutes(app, {
       storage,
       read,
       settled: () => recording.settled(),
       panels: [...defaultPanels, ...(opts.panels ?? [])],
       timeZone: opts.timeZone ?? 'UTC',
+      app: () => (facts ??= appFacts(app, config)),
       mayOpen,
       dropped: () => sink.dropped,
     });

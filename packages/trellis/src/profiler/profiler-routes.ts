@@ -1,3 +1,4 @@
+import type { AppFacts } from './app-facts.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/html.ts';
 import { exceptionCss } from '../errors/exception-css.ts';
@@ -29,6 +30,8 @@ export interface ProfilerRoutesOptions {
   readonly settled: () => Promise<void>;
   readonly panels: readonly Panel[];
   readonly timeZone: string;
+  /** The running app's facts, for the Configuration panel (computed when first asked). */
+  readonly app?: () => AppFacts;
   /** Who may open the profiler (access-gate.ts); every route carries it (see `guarded`). */
   readonly mayOpen: (request: FastifyRequest) => boolean;
   /** Requests not recorded since start (the sink's backlog was full, or the store failed). */
@@ -117,7 +120,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     }
     if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
     const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
-    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone }));
+    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, ...(options.app ? { app: options.app } : {}) }));
   });
 
   app.get<{ Params: { token: string } }>('/_profiler/:token/exception', profiled, async (request, reply) => {

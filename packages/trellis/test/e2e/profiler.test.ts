@@ -79,6 +79,8 @@ describe('profiler in a browser', { skip }, () => {
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Database');
       await page.click('a[data-panel="api"]');
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'API');
+      await page.click('a[data-panel="config"]');
+      assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Configuration');
       await page.click('a[data-panel="router"]');
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Routing');
       assert.ok((await page.locator('.pf-route-trace tbody tr').count()) >= 1, 'the 404 lists the routes tried');

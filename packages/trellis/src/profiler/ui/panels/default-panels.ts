@@ -1,4 +1,5 @@
 import { apiPanel } from './api-panel.ts';
+import { configPanel } from './config-panel.ts';
 import { dbPanel } from './db-panel.ts';
 import { exceptionPanel } from './exception-panel.ts';
 import { logsPanel } from './logs-panel.ts';
@@ -10,4 +11,4 @@ import { securityPanel } from './security-panel.ts';
 import { timePanel } from './time-panel.ts';
 
 /** The menu of the profile page, in order. */
-export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel, dbPanel, securityPanel, routerPanel, apiPanel];
+export const defaultPanels: readonly Panel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel, dbPanel, securityPanel, routerPanel, apiPanel, configPanel];

@@ -1,8 +1,11 @@
 import type { SafeHtml } from '../../../html/html.ts';
 import type { Profile } from '../../profile.ts';
+import type { AppFacts } from '../../app-facts.ts';
 
 export interface PanelContext {
   readonly timeZone: string;
+  /** The running app's facts (versions, configuration, resources), for panels about the process rather than the request. */
+  readonly app?: () => AppFacts;
 }
 
 /**
