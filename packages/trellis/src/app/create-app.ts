@@ -10,7 +10,7 @@ import { kernelPlugin } from '../kernel/kernel-plugin.ts';
 import { requestLogPlugin } from '../logging/request-log-plugin.ts';
 import { guardPlugin } from '../kernel/guard-plugin.ts';
 import { corsPlugin } from '../http/cors-plugin.ts';
-import { profilerPlugin } from '../profiler/profiler-plugin.ts';
+import { profilerPlugin, type ProfilerPluginOptions } from '../profiler/profiler-plugin.ts';
 import { securityPlugin, type SecurityOptions } from '../security/security-plugin.ts';
 import { resourcesPlugin } from '../resources/resources-plugin.ts';
 import { onDatabaseError, openDatabase, type Database } from '../data/database.ts';
@@ -35,7 +35,7 @@ export interface CreateAppOptions {
   /** Firewall options: authenticators, voters, path rules. */
   readonly security?: SecurityOptions;
   /** Profiler options (storage, collectors); the profiler exists only in debug. */
-  readonly profiler?: Record<string, unknown>;
+  readonly profiler?: Partial<Omit<ProfilerPluginOptions, 'config'>>;
 }
 
 /**

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 import { accessGate } from './access-gate.ts';
+import { isProfilerPanel, type ProfilerPanel } from './define-profiler-panel.ts';
 import { appFacts, type AppFacts } from './app-facts.ts';
 import { defaultCollectors } from './collectors/default-collectors.ts';
 import type { DataCollector } from './data-collector.ts';
@@ -29,8 +30,11 @@ export interface ProfilerPluginOptions {
    * by `PROFILER_DSN`).
    */
   readonly collectors?: readonly DataCollector[];
-  /** Panels added after the default ones. */
-  readonly panels?: readonly Panel[];
+  /**
+   * Panels added after the default ones. A panel made with `defineProfilerPanel` brings its
+   * collector along (run like `collectors`).
+   */
+  readonly panels?: readonly (Panel | ProfilerPanel)[];
   /** IANA time zone for displayed times; UTC by default. */
   readonly timeZone?: string;
 }
@@ -76,7 +80,7 @@ export const profilerPlugin = fp(
       opts.storage || isThreadLocal(settings.dsn)
         ? new InProcessProfileSink(storage, app.log, issuer, { ...build, collectors: defaultCollectors })
         : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log, settings.maxBacklogBytes);
-    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: opts.collectors ?? [], keep: keepPolicy(settings.keep) });
+    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep) });
 
     const gate = accessGate(settings.allow);
     const mayOpen = (request: FastifyRequest) => gate(request.clientIp);

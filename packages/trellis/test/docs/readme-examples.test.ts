@@ -42,6 +42,7 @@ const DISPOSITION: Record<string, 'run' | string> = {
   'README.md|Start your own API|sh': 'packages/create-trellis/test/starter.test.ts, from the packed tarballs',
   'README.md|Declaring a resource|ts': 'run',
   'README.md|Declaring a resource|sh': 'run',
+  'README.md|A profiler panel of your own|ts': 'run',
   'README.md|Layout|': 'a directory listing',
   'README.md|Benchmarks|sh': 'bench/ (minutes of load; not a test)',
   'examples/bookshop/README.md|Run it|sh': 'npm start: examples/bookshop/test/process-startup.test.ts',
@@ -153,5 +154,29 @@ describe('Declaring a resource, as written, in a project of its own', () => {
     assert.equal(author.name, 'Ursula K. Le Guin');
     const removed = await fetch(`${base}/authors/${author.id}`, { method: 'DELETE', headers: admin });
     assert.equal(removed.status, 204);
+  });
+});
+
+describe('A profiler panel of your own, as written', () => {
+  test('the panel collects, badges and renders in an app that registers it', async (t) => {
+    // Inside the repository, so `trellis` resolves to this workspace's package.
+    const dir = mkdtempSync(join(ROOT, '.tmp-docs-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(join(dir, 'flags.ts'), block('README.md|A profiler panel of your own|ts').code);
+    const { flags } = (await import(join(dir, 'flags.ts'))) as { flags: import('../../src/profiler/define-profiler-panel.ts').ProfilerPanel };
+    const { createApp } = await import('../../src/app/create-app.ts');
+    const { testConfig } = await import('../../src/testing/test-config.ts');
+    const app = await createApp({ config: testConfig({ PROFILER_DSN: 'memory:' }), profiler: { panels: [flags] } });
+    app.get('/hello', async () => ({ hello: 'world' }));
+    t.after(() => app.close());
+    const res = await app.inject({ url: '/hello', headers: { 'x-flags': 'new-checkout,<b>dark</b>' } });
+    await app.profiler!.settled();
+    const token = res.headers['x-debug-token'] as string;
+    const json = (await app.inject({ url: `/_profiler/${token}.json` })).json() as { collectors: { flags: { flags: string[] } } };
+    assert.deepEqual(json.collectors.flags, { flags: ['new-checkout', '<b>dark</b>'] });
+    const page = (await app.inject({ url: `/_profiler/${token}?panel=flags`, headers: { accept: 'text/html' } })).body;
+    assert.match(page, /<h2>Feature flags<\/h2><ul><li>new-checkout<\/li><li>&lt;b&gt;dark&lt;\/b&gt;<\/li><\/ul>/);
+    assert.match(page, /<a[^>]*data-panel="flags"[^>]*><span>Feature flags<\/span><span class="pf-badge[^"]*">2<\/span>/);
   });
 });

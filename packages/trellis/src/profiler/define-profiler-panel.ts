@@ -1,0 +1,63 @@
+import { html, type SafeHtml } from '../html/html.ts';
+import type { DataCollector } from './data-collector.ts';
+import type { ProfiledRequest } from './profiled-request.ts';
+import type { Profile } from './profile.ts';
+import { dataOf, type Panel, type PanelContext } from './ui/panels/panel.ts';
+
+/** What `defineProfilerPanel` takes: a panel's data and its page, as one unit. */
+export interface ProfilerPanelDefinition<D> {
+  /** kebab-case: `?panel=<id>`, and the panel's key in the profile's JSON (`collectors.<id>`). */
+  readonly id: string;
+  /** The menu entry. */
+  readonly label: string;
+  /**
+   * The panel's data for one request: JSON-safe, taken from the request as the profiler recorded
+   * it (`ProfiledRequest`), with values that may be secret passed through `request.redaction`.
+   * Runs after the response is sent, on the request thread; keeps no state between requests.
+   */
+  collect(request: ProfiledRequest): D | Promise<D>;
+  /** The panel's page, built with the `html` template (every value escaped). */
+  render(data: D, profile: Profile, ctx: PanelContext): SafeHtml;
+  /** A short count or flag for the menu; none when absent or null. */
+  badge?(data: D, profile: Profile): { readonly text: string; readonly level?: 'error' | 'warn' } | null;
+}
+
+/** A panel with the collector that feeds it: give it to the profiler's `panels`. */
+export interface ProfilerPanel extends Panel {
+  readonly collector: DataCollector;
+}
+
+const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/**
+ * One profiler panel as one unit: its collector and its page, registered together through the
+ * profiler's `panels` option (`createApp({ profiler: { panels: [payments] } })`). A profile whose
+ * collector failed or predates the panel renders "no data" rather than failing the page.
+ */
+export function defineProfilerPanel<D>(definition: ProfilerPanelDefinition<D>): ProfilerPanel {
+  const { id, label } = definition;
+  if (!KEBAB.test(id)) throw new TypeError(`A profiler panel id is kebab-case (a-z, 0-9, -), got "${id}"`);
+  return {
+    name: id,
+    label,
+    collector: { name: id, collect: (request) => definition.collect(request) },
+    badge(profile) {
+      const data = dataOf<D>(profile, id);
+      return data === null || !definition.badge ? null : definition.badge(data, profile);
+    },
+    render(profile, ctx) {
+      const data = dataOf<D>(profile, id);
+      if (data === null) return emptyPanel(label);
+      return definition.render(data, profile, ctx);
+    },
+  };
+}
+
+
+function emptyPanel(label: string): SafeHtml {
+  return html`<h2>${label}</h2><p class="pf-empty">No data was collected for this panel.</p>`;
+}
+
+export function isProfilerPanel(panel: Panel): panel is ProfilerPanel {
+  return typeof (panel as Partial<ProfilerPanel>).collector === 'object' && (panel as Partial<ProfilerPanel>).collector !== null;
+}
