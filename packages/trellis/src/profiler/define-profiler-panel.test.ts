@@ -27,5 +27,5 @@ test('it renders its data, escaped, and says so when a profile has none (older, 
 });
 
 test('an id that is not kebab-case is refused with an exact message', () => {
-  assert.throws(() => defineProfilerPanel({ id: 'Cache Hits', label: 'x', collect: () => 1, render: () => html`` }), { name: 'TypeError', message: 'A profiler panel id is kebab-case (a-z, 0-9, -), got "Cache Hits"' });
+  assert.throws(() => defineProfilerPanel({ id: 'Cache Hits', label: 'x', collect: () => 1, render: () => html`` }), { name: 'TypeError', message: 'A profiler panel id is kebab-case or snake_case (a-z, 0-9, - or _), got "Cache Hits"' });
 });

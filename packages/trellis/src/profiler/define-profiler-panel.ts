@@ -6,7 +6,7 @@ import { dataOf, type Panel, type PanelContext } from './ui/panels/panel.ts';
 
 /** What `defineProfilerPanel` takes: a panel's data and its page, as one unit. */
 export interface ProfilerPanelDefinition<D> {
-  /** kebab-case: `?panel=<id>`, and the panel's key in the profile's JSON (`collectors.<id>`). */
+  /** kebab-case or snake_case: `?panel=<id>`, and the panel's key in the profile's JSON (`collectors.<id>`). */
   readonly id: string;
   /** The menu entry. */
   readonly label: string;
@@ -27,7 +27,7 @@ export interface ProfilerPanel extends Panel {
   readonly collector: DataCollector;
 }
 
-const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const ID = /^[a-z][a-z0-9]*([-_][a-z0-9]+)*$/;
 
 /**
  * One profiler panel as one unit: its collector and its page, registered together through the
@@ -36,7 +36,7 @@ const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
  */
 export function defineProfilerPanel<D>(definition: ProfilerPanelDefinition<D>): ProfilerPanel {
   const { id, label } = definition;
-  if (!KEBAB.test(id)) throw new TypeError(`A profiler panel id is kebab-case (a-z, 0-9, -), got "${id}"`);
+  if (!ID.test(id)) throw new TypeError(`A profiler panel id is kebab-case or snake_case (a-z, 0-9, - or _), got "${id}"`);
   return {
     name: id,
     label,

@@ -114,6 +114,7 @@ export class ProfileContext {
       ...(this.scope.queriesOver > 0 ? { queriesNotKept: this.scope.queriesOver } : {}),
       ...(this.security.length > 0 ? { security: this.security } : {}),
       ...(this.routing ? { routing: this.routing } : {}),
+      ...(this.scope.httpCalls.length > 0 ? { httpCalls: this.scope.httpCalls } : {}),
       ...(this.api ? { api: { ...this.api, negotiation: this.negotiation } } : {}),
       response,
       collected: {},

@@ -11,6 +11,7 @@ import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { ProfileScope } from './profile-scope.ts';
 import { recordedQuery } from './recorded-query.ts';
+import { observeHttpClient } from './http-call.ts';
 import { serverTiming } from './server-timing.ts';
 import { addStage, negotiation } from './api-record.ts';
 import { routeTrace } from './route-trace.ts';
@@ -71,6 +72,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   };
 
   const unsubscribe = [
+    observeHttpClient(() => currentProfile.getStore()),
     subscribe('phase', (e) => contexts.get(e.request)?.mark(e.phase, e.at)),
     subscribe('route', (e) => {
       const ctx = contexts.get(e.request);

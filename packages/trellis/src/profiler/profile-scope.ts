@@ -1,4 +1,5 @@
 import type { QueryRecord } from './profiled-request.ts';
+import type { HttpCallRecord } from './http-call.ts';
 
 /** Queries kept per request; past it they are only counted. */
 export const MAX_QUERIES = 1000;
@@ -19,6 +20,8 @@ export class ProfileScope {
   readonly queries: QueryRecord[] = [];
   /** Queries past MAX_QUERIES, counted only. */
   queriesOver = 0;
+  /** Outgoing HTTP requests made while the request ran (http-call.ts). */
+  readonly httpCalls: HttpCallRecord[] = [];
 
   constructor(origin: number) {
     this.origin = origin;

@@ -1,4 +1,5 @@
 import type { ApiRecord } from './api-record.ts';
+import type { HttpCallRecord } from './http-call.ts';
 import type { RouteTrace } from './route-trace.ts';
 import type { SecurityRecord } from './security-record.ts';
 import type { ChainedException } from '../errors/flatten-error.ts';
@@ -89,6 +90,8 @@ export interface RequestSnapshot {
    * route did not answer (route-trace.ts). Absent for sub-requests and older profiles.
    */
   readonly routing?: { readonly path: string; readonly methods: readonly string[] | null; readonly trace?: RouteTrace };
+  /** Outgoing HTTP requests (`fetch`) made while the request ran (absent when none). */
+  readonly httpCalls?: readonly HttpCallRecord[];
   /** The resource operation that ran: its stages and the format negotiation (absent for other routes). */
   readonly api?: ApiRecord;
   /** Authentication, votes and access decisions, in order (absent when there were none). */

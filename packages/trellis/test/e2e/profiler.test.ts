@@ -79,6 +79,8 @@ describe('profiler in a browser', { skip }, () => {
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Database');
       await page.click('a[data-panel="api"]');
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'API');
+      await page.click('a[data-panel="http_client"]');
+      assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'HTTP Client');
       await page.click('a[data-panel="config"]');
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Configuration');
       await page.click('a[data-panel="router"]');
