@@ -105,7 +105,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   // preflight: CORS answers preflights before profiling, routing and authentication costs.
   await app.register(corsPlugin, { config });
   // The profiler opens its context before the guard, so a 400 from the guard is profiled too.
-  if (config.debug && config.profiler.enabled) await app.register(profilerPlugin, { config, ...options.profiler });
+  if (config.debug && config.profiler.enabled) await app.register(profilerPlugin, { config, database, ...options.profiler });
   await app.register(guardPlugin, { config });
   await app.register(requestLogPlugin, { debug: config.debug, redactKeys: config.profiler.redactKeys });
   // firewall: authentication and path rules (preParsing: before the body).

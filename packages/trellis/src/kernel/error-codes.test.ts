@@ -17,6 +17,13 @@ test('the seed contract messages, to the letter', () => {
   assert.equal(HttpError.of('untrusted_host', { host: 'evil.test' }).message, 'Untrusted Host "evil.test".');
 });
 
+test('the EXPLAIN refusals, to the letter', () => {
+  assert.equal(HttpError.of('profiler_explain_forbidden', {}).message, 'EXPLAIN refused: this link was not signed by this profiler.');
+  assert.equal(HttpError.of('profiler_explain_forbidden', {}).status, 403);
+  assert.equal(HttpError.of('profiler_explain_refused', { query: 3, token: 'abc123', reason: 'only a SELECT is explained' }).message, 'EXPLAIN refused for query #3 of profile "abc123": only a SELECT is explained.');
+  assert.equal(HttpError.of('profiler_explain_refused', { query: 3, token: 'abc123', reason: 'x' }).status, 400);
+});
+
 test('each code has its status and exception class', () => {
   const e = HttpError.of('method_not_allowed', { method: 'PUT', path: '/', allow: 'GET' }, { headers: { allow: 'GET' } });
   assert.equal(e.status, 405);

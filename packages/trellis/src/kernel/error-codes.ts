@@ -256,6 +256,17 @@ export const errorCodes = {
     className: 'NotFoundHttpException',
     message: (p) => `Token "${p.token}" not found.`,
   },
+  // EXPLAIN from the Database panel: a link the profiler did not sign, a query it may not explain.
+  profiler_explain_forbidden: {
+    status: 403,
+    className: 'AccessDeniedHttpException',
+    message: () => 'EXPLAIN refused: this link was not signed by this profiler.',
+  },
+  profiler_explain_refused: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `EXPLAIN refused for query #${p.query} of profile "${p.token}": ${p.reason}.`,
+  },
   profiler_invalid_search: {
     status: 400,
     className: 'BadRequestHttpException',

@@ -2,6 +2,8 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 import { accessGate } from './access-gate.ts';
+import type { Kysely } from 'kysely';
+import { ExplainSigner } from './explain/explain-signer.ts';
 import { isProfilerPanel, type ProfilerPanel } from './define-profiler-panel.ts';
 import { appFacts, type AppFacts } from './app-facts.ts';
 import { defaultCollectors } from './collectors/default-collectors.ts';
@@ -35,6 +37,8 @@ export interface ProfilerPluginOptions {
    * collector along (run like `collectors`).
    */
   readonly panels?: readonly (Panel | ProfilerPanel)[];
+  /** The app's database, for EXPLAIN from the Database panel (createApp passes its own). */
+  readonly database?: unknown;
   /** IANA time zone for displayed times; UTC by default. */
   readonly timeZone?: string;
 }
@@ -105,6 +109,7 @@ export const profilerPlugin = fp(
       panels: [...defaultPanels, ...(opts.panels ?? [])],
       timeZone: opts.timeZone ?? 'UTC',
       app: () => (facts ??= appFacts(app, config)),
+      explain: { signer: new ExplainSigner(config.jwt.secret), database: (opts.database as Kysely<unknown> | undefined) ?? null },
       mayOpen,
       dropped: () => sink.dropped,
     });

@@ -1,4 +1,5 @@
 import type { AppFacts } from './app-facts.ts';
+import { explainHref, explainRoute, type ExplainOptions } from './explain/explain-route.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/html.ts';
 import { exceptionCss } from '../errors/exception-css.ts';
@@ -32,6 +33,8 @@ export interface ProfilerRoutesOptions {
   readonly timeZone: string;
   /** The running app's facts, for the Configuration panel (computed when first asked). */
   readonly app?: () => AppFacts;
+  /** EXPLAIN for the Database panel's SELECTs (explain/explain-route.ts). */
+  readonly explain?: ExplainOptions;
   /** Who may open the profiler (access-gate.ts); every route carries it (see `guarded`). */
   readonly mayOpen: (request: FastifyRequest) => boolean;
   /** Requests not recorded since start (the sink's backlog was full, or the store failed). */
@@ -48,7 +51,7 @@ const PROFILER_RESPONSE_HEADERS = { ...PROFILER_PAGE_HEADERS, 'cache-control': '
  * `search.json`, and `/_profiler/` (the latest 10).
  */
 export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOptions): void {
-  const { storage, read, timeZone } = options;
+  const { storage, read, timeZone, explain } = options;
   // The gate is on each route, not on a URL pattern: it decides on exactly what the router
   // matched, however the client spelled it (`/%5Fprofiler`, absolute form). A route-level
   // onRequest runs after the app's, once the guard phase has settled the client address.
@@ -120,7 +123,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     }
     if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
     const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
-    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, ...(options.app ? { app: options.app } : {}) }));
+    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
   });
 
   app.get<{ Params: { token: string } }>('/_profiler/:token/exception', profiled, async (request, reply) => {
@@ -134,6 +137,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   });
 
   app.get('/_profiler/:token/exception.css', profiled, async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
+
+  if (options.explain) explainRoute(app, page, load, options.explain);
 
 }
 
