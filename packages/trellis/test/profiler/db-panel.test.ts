@@ -41,6 +41,10 @@ test('queries, statements, the N+1 flag and the badge', async () => {
     assert.equal(repeated?.count, 6);
     assert.match(repeated!.sql, /select title from books where id = \?/);
     assert.equal(JSON.stringify(db.queries).includes('hunter2-in-a-param'), false, 'a secret in a parameter is redacted');
+    // The runnable copy has the parameters written in, the secret still redacted.
+    const runnable = (db.queries as unknown as { runnable: string }[]).map((q) => q.runnable);
+    assert.ok(runnable.includes('select title from books where id = 1'), runnable.join(' | '));
+    assert.ok(runnable.includes("select '[redacted]' as secret_echo"), runnable.join(' | '));
 
     const page = await app.inject({ url: `/_profiler/${loop.headers['x-debug-token']}?panel=db`, headers: { accept: BROWSER } });
     assert.equal(page.statusCode, 200);
@@ -48,6 +52,7 @@ test('queries, statements, the N+1 flag and the badge', async () => {
     assert.match(page.body, /The same statement ran 6 times/);
     assert.match(page.body, /<a[^>]*data-panel="db"[^>]*>[\s\S]*?8 in /);
     assert.doesNotMatch(page.body, /hunter2-in-a-param/);
+    assert.match(page.body, /<details class="pf-runnable"><summary>Runnable query<\/summary><pre class="pf-sql">select title from books where id = 1<\/pre><\/details>/);
   } finally {
     await app.close();
     await database.destroy();

@@ -1,6 +1,7 @@
 import { format } from 'sql-formatter';
 import type { DataCollector } from '../data-collector.ts';
 import { isCutParameter } from '../recorded-query.ts';
+import { runnableSql } from '../runnable-sql.ts';
 import type { Redaction } from '../redact.ts';
 
 export interface QueryData {
@@ -13,6 +14,8 @@ export interface QueryData {
   readonly error: string | null;
   /** The 1-based number of its statement in `statements`. */
   readonly statement: number;
+  /** The statement with its parameters written in, to paste into a database console. */
+  readonly runnable: string;
   /** The resource pipeline stage it ran in (provide, process, …), when a resource operation ran. */
   readonly stage: string | null;
 }
@@ -108,16 +111,20 @@ export const dbCollector: DataCollector<DbData> = {
       } else groups.set(q.sql, { count: 1, durationMs: q.durationMs, index: groups.size + 1 });
     }
     const layouts = new Map([...groups.keys()].map((sql) => [sql, formatted(sql)]));
-    const queries = recorded.map((q) => ({
-      sql: q.sql,
-      formatted: layouts.get(q.sql)!,
-      parameters: scrubParameters(q.parameters, redaction),
-      durationMs: q.durationMs,
-      atMs: q.atMs,
-      error: q.error === null ? null : redaction.scrub(q.error),
-      statement: groups.get(q.sql)!.index,
-      stage: stageAt(ctx.api?.stages ?? [], q.atMs),
-    }));
+    const queries = recorded.map((q) => {
+      const parameters = scrubParameters(q.parameters, redaction);
+      return {
+        sql: q.sql,
+        formatted: layouts.get(q.sql)!,
+        parameters,
+        runnable: runnableSql(q.sql, parameters),
+        durationMs: q.durationMs,
+        atMs: q.atMs,
+        error: q.error === null ? null : redaction.scrub(q.error),
+        statement: groups.get(q.sql)!.index,
+        stage: stageAt(ctx.api?.stages ?? [], q.atMs),
+      };
+    });
     const statements = [...groups].map(([sql, g]) => ({ sql, count: g.count, durationMs: g.durationMs, repeated: g.count >= REPEATED_AT }));
     return {
       queries,

@@ -36,7 +36,7 @@ ${repeated.map((s) => html`<p class="pf-notice pf-repeated">The same statement r
 <h3>Queries</h3>
 <table class="pf-table pf-queries"><thead><tr><th>#</th><th>At</th><th>Time</th><th>Stage</th><th>Statement</th></tr></thead><tbody>${data.queries.map(
       (q, i) => html`<tr class="${q.error !== null ? 'failed' : q.durationMs >= data.slowMs ? 'slow' : ''}"><td class="mono">${i + 1}</td><td class="mono">${ms(q.atMs)}</td><td class="mono">${ms(q.durationMs)}</td><td class="mono">${q.stage ?? ''}</td>
-<td><pre class="pf-sql">${q.formatted}</pre>${ctx.explainHref && notExplainable(q.sql) === null ? html`<a class="pf-explain" href="${ctx.explainHref(profile.token, i + 1, q.sql)}">Explain</a>` : ''}${q.parameters.length > 0 ? html`<div class="pf-params">Parameters: ${q.parameters.map((p, n) => html`${n > 0 ? ', ' : ''}<code>${parameterText(p)}</code>`)}</div>` : ''}${q.error !== null ? html`<div class="pf-query-error">${q.error}</div>` : ''}</td></tr>`,
+<td><pre class="pf-sql">${q.formatted}</pre>${ctx.explainHref && notExplainable(q.sql) === null ? html`<a class="pf-explain" href="${ctx.explainHref(profile.token, i + 1, q.sql)}">Explain</a>` : ''}${q.parameters.length > 0 ? html`<div class="pf-params">Parameters: ${q.parameters.map((p, n) => html`${n > 0 ? ', ' : ''}<code>${parameterText(p)}</code>`)}</div>` : ''}${q.parameters.length > 0 && q.runnable ? html`<details class="pf-runnable"><summary>Runnable query</summary><pre class="pf-sql">${q.runnable}</pre></details>` : ''}${q.error !== null ? html`<div class="pf-query-error">${q.error}</div>` : ''}</td></tr>`,
     )}</tbody></table>
 <h3>Statements</h3>
 <table class="pf-table pf-statements"><thead><tr><th>#</th><th>Count</th><th>Time</th><th>SQL</th></tr></thead><tbody>${data.statements.map(
