@@ -109,7 +109,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   app.get('/_profiler/search_bar', page, async (request, reply) => reply.type(HTML).send(searchBar(searchParams(request.query)).toString()));
 
-  app.get<{ Params: { token: string }; Querystring: { panel?: string } }>('/_profiler/:token', page, async (request, reply) => {
+  app.get<{ Params: { token: string }; Querystring: Record<string, unknown> & { panel?: string } }>('/_profiler/:token', page, async (request, reply) => {
     const asJson = request.params.token.endsWith('.json');
     const token = asJson ? request.params.token.slice(0, -'.json'.length) : request.params.token;
     const profile = await load(token);
@@ -123,7 +123,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     }
     if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
     const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
-    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
+    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, params: stringParams(request.query), ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
   });
 
   app.get<{ Params: { token: string } }>('/_profiler/:token/exception', profiled, async (request, reply) => {
@@ -140,6 +140,11 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   if (options.explain) explainRoute(app, page, load, options.explain);
 
+}
+
+/** The page's query parameters that are single strings (a repeated or nested one is ignored). */
+function stringParams(query: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length <= 200));
 }
 
 /**

@@ -38,6 +38,18 @@ test('the API panel: operation, negotiation, stages, filters, conditional outcom
     assert.match(byExtension.page, /Decided by<\/th><td>the path's extension <code>\.jsonld<\/code>/);
     assert.match(byExtension.page, /<a[^>]*data-panel="api"[^>]*>[\s\S]*?jsonld/);
 
+    // The Performance panel puts phases, stages and queries on one axis; a threshold hides short ones.
+    const timeline = (min?: string) => app.inject({ url: `/_profiler/${item.headers['x-debug-token']}?panel=time${min ? `&min=${min}` : ''}`, headers: { accept: BROWSER } }).then((r) => r.body);
+    const full = await timeline();
+    assert.match(full, /<div class="row phase"><span class="mono">handler<\/span>/);
+    assert.match(full, /<div class="row stage"><span class="mono">provide<\/span>/);
+    assert.match(full, /<div class="row db"><span class="mono">query #1<\/span><svg[^>]*><title>[\d.]+ ms select /);
+    const filtered = await timeline('1000');
+    assert.doesNotMatch(filtered, /<div class="row db">/);
+    assert.match(filtered, /<div class="row phase">/);
+    assert.match(filtered, /<span class="pf-note">\d+ hidden<\/span>/);
+    assert.match(filtered, /<input type="number" name="min" min="0" step="0.1" value="1000">/);
+
     const list = await profileOf(await app.inject({ url: '/books?title=the&order[title]=asc', headers: { accept: 'application/hal+json;q=0.9, application/json;q=0.5' } }));
     assert.deepEqual([list.api.negotiation?.format, list.api.negotiation?.decidedBy], ['jsonhal', 'accept']);
     assert.equal(list.api.negotiation?.accept, 'application/hal+json;q=0.9, application/json;q=0.5');

@@ -6,6 +6,8 @@ export interface PanelContext {
   readonly timeZone: string;
   /** The running app's facts (versions, configuration, resources), for panels about the process rather than the request. */
   readonly app?: () => AppFacts;
+  /** The page's query parameters (a panel's own filters: `?panel=time&min=1`), strings only. */
+  readonly params?: Readonly<Record<string, string>>;
   /** A signed EXPLAIN link for query `query` (1-based) of a profile, when EXPLAIN is available. */
   readonly explainHref?: (token: string, query: number, sql: string) => string;
 }

@@ -1,10 +1,36 @@
-import { html } from '../../../html/html.ts';
+import { html, type SafeHtml } from '../../../html/html.ts';
+import type { ApiData } from '../../collectors/api-collector.ts';
+import type { DbData } from '../../collectors/db-collector.ts';
+import type { HttpClientData } from '../../collectors/http-client-collector.ts';
 import type { TimeData } from '../../collectors/time-collector.ts';
 import { formatTime } from '../format-time.ts';
 import { dataOf, type Panel } from './panel.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 
+interface Row {
+  readonly group: string;
+  readonly label: string;
+  readonly startMs: number;
+  readonly durationMs: number;
+  /** Shown on hover (an SVG title: no script runs on these pages). */
+  readonly detail: string;
+}
+
+/** Every timed event of the profile on one axis: phases, resource stages, queries, outgoing calls. */
+function rows(profile: Parameters<Panel['render']>[0], time: TimeData): Row[] {
+  const out: Row[] = time.phases.map((p) => ({ group: 'phase', label: p.name, startMs: p.startMs, durationMs: p.durationMs, detail: `${p.name}: ${ms(p.durationMs)}` }));
+  for (const s of dataOf<ApiData>(profile, 'api')?.stages ?? []) {
+    if (s.outcome !== 'skipped') out.push({ group: 'stage', label: s.stage, startMs: s.startMs, durationMs: s.durationMs, detail: `${s.stage} (${s.outcome}): ${ms(s.durationMs)}` });
+  }
+  (dataOf<DbData>(profile, 'db')?.queries ?? []).forEach((q, i) => out.push({ group: 'db', label: `query #${i + 1}`, startMs: q.atMs, durationMs: q.durationMs, detail: `${ms(q.durationMs)} ${q.sql.slice(0, 300)}` }));
+  for (const c of dataOf<HttpClientData>(profile, 'http_client')?.calls ?? []) {
+    out.push({ group: 'http', label: `${c.method} ${c.url.replace(/^https?:\/\//, '').slice(0, 40)}`, startMs: c.atMs, durationMs: c.durationMs ?? 0, detail: `${c.method} ${c.url} → ${c.status ?? c.error ?? 'no response'}` });
+  }
+  return out;
+}
+
+/** Symfony's Performance panel: one timeline (SVG) of everything timed, with a threshold to hide short events. */
 export const timePanel: Panel = {
   name: 'time',
   label: 'Performance',
@@ -12,17 +38,23 @@ export const timePanel: Panel = {
   render(profile, ctx) {
     const data = dataOf<TimeData>(profile, 'time');
     if (!data) return html`<h2>Performance</h2><p class="pf-empty">No timing data was collected.</p>`;
-    const total = Math.max(data.durationMs, ...data.phases.map((p) => p.startMs + p.durationMs), 0.001);
+    const min = Math.max(0, Number(ctx.params?.min ?? 0) || 0);
+    const all = rows(profile, data);
+    // Lifecycle phases always show: they are the axis the rest hangs on.
+    const shown = all.filter((r) => r.group === 'phase' || r.durationMs >= min);
+    const total = Math.max(data.durationMs, ...all.map((r) => r.startMs + r.durationMs), 0.001);
     const pct = (n: number) => Math.min(100, (n / total) * 100);
+    const hidden = all.length - shown.length;
     return html`<h2>Performance</h2>
 <div class="pf-metrics"><div class="pf-metric"><div class="value">${ms(data.durationMs)}</div><div class="label">Total time</div></div>
 <div class="pf-metric"><div class="value">${formatTime(data.startTime, ctx.timeZone)}</div><div class="label">Started (${ctx.timeZone})</div></div></div>
-<h3>Lifecycle</h3>
-${data.phases.length === 0
+<h3>Timeline</h3>
+<form class="pf-threshold" method="get"><input type="hidden" name="panel" value="time"><label>Hide events shorter than <input type="number" name="min" min="0" step="0.1" value="${String(min)}"> ms</label> <button type="submit">Apply</button>${hidden > 0 ? html` <span class="pf-note">${hidden} hidden</span>` : ''}</form>
+${shown.length === 0
   ? html`<p class="pf-empty">No phases were recorded.</p>`
-  : html`<div class="pf-timeline">${data.phases.map(
+  : html`<div class="pf-timeline">${shown.map((r): SafeHtml =>
       // SVG geometry, not a style attribute: the page's CSP allows no inline style but its sheet.
-      (p) => html`<div class="row"><span class="mono">${p.name}</span><svg class="track" viewBox="0 0 100 1" preserveAspectRatio="none" aria-hidden="true"><rect class="bar" x="${pct(p.startMs).toFixed(2)}" y="0" width="${Math.max(0.4, pct(p.durationMs)).toFixed(2)}" height="1"/></svg><span class="ms">${ms(p.durationMs)}</span></div>`,
+      html`<div class="row ${r.group}"><span class="mono">${r.label}</span><svg class="track" viewBox="0 0 100 1" preserveAspectRatio="none" role="img" aria-label="${r.detail}"><title>${r.detail}</title><rect class="bar ${r.group}" x="${pct(r.startMs).toFixed(2)}" y="0" width="${Math.max(0.4, pct(r.durationMs)).toFixed(2)}" height="1"/></svg><span class="ms">${ms(r.durationMs)}</span></div>`,
     )}</div>`}`;
   },
 };
