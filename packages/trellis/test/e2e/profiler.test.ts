@@ -81,6 +81,9 @@ describe('profiler in a browser', { skip }, () => {
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'API');
       await page.click('a[data-panel="http_client"]');
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'HTTP Client');
+      await page.click('a[data-panel="events"]');
+      assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Events');
+      assert.ok((await page.locator('.pf-events tbody tr').count()) >= 3);
       await page.click('a[data-panel="config"]');
       assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'Configuration');
       await page.click('a[data-panel="router"]');
