@@ -73,3 +73,9 @@ test('past the depth limit a subtree is redacted whole, never kept', () => {
   // Shallow data is kept as it was.
   assert.deepEqual(new Redaction(DEFAULT_SECRET_KEYS).fields({ a: [{ b: 1 }] }), { a: [{ b: 1 }] });
 });
+
+test("a Set-Cookie's value is a secret, its attributes are not", () => {
+  const redaction = new Redaction(DEFAULT_SECRET_KEYS);
+  redaction.headers({ 'set-cookie': ['sid=abc123secret; Path=/; HttpOnly; SameSite=Lax'], cookie: 'a=first-cookie-secret; b=second-cookie-secret' });
+  assert.equal(redaction.scrub('HttpOnly SameSite=Lax Path=/ abc123secret second-cookie-secret'), 'HttpOnly SameSite=Lax Path=/ [redacted] [redacted]');
+});

@@ -149,7 +149,14 @@ export class Redaction {
     const text = String(value);
     const forms = new Set([text]);
     if (key === 'authorization' || key === 'proxy-authorization') forms.add(text.replace(/^\S+\s+/, ''));
-    if (key === 'cookie' || key === 'set-cookie') for (const c of text.split(/;\s*/)) forms.add(c.slice(c.indexOf('=') + 1));
+    // Cookie: every pair's value. Set-Cookie: only its first pair's (RFC 6265 §4.1); the attributes
+    // after it (Path=/, HttpOnly, SameSite=Lax) are no secret, and scrubbing them everywhere hid
+    // those words from every panel.
+    if (key === 'cookie' || key === 'set-cookie') {
+      const pairs = text.split(/;\s*/);
+      for (const c of key === 'set-cookie' ? pairs.slice(0, 1) : pairs) if (c.includes('=')) forms.add(c.slice(c.indexOf('=') + 1));
+      if (key === 'set-cookie') forms.delete(text);
+    }
     for (const form of [...forms]) {
       try {
         forms.add(decodeURIComponent(form.replaceAll('+', ' ')));

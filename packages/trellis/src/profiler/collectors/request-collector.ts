@@ -1,6 +1,7 @@
 import type { DataCollector } from '../data-collector.ts';
 import { captureParsedBody, type CapturedBody } from '../capture-body.ts';
 import type { Redaction } from '../redact.ts';
+import { requestCookies } from '../cookies.ts';
 
 export interface RequestData {
   readonly method: string;
@@ -15,6 +16,10 @@ export interface RequestData {
   readonly ip: string;
   readonly protocol: string;
   readonly httpVersion: string;
+  /** The cookies sent, by name; every value redacted. */
+  readonly cookies: Readonly<Record<string, string>>;
+  /** Symfony's server parameters, without a session: who asked, over what. */
+  readonly server: Readonly<Record<string, string>>;
   /** For a sub-request: why it ran (e.g. "error"). */
   readonly subRequest: { readonly purpose: string } | null;
 }
@@ -48,6 +53,15 @@ export const requestCollector: DataCollector<RequestData> = {
       ip: r.ip,
       protocol: r.protocol,
       httpVersion: r.httpVersion,
+      cookies: requestCookies(r.headers.cookie),
+      server: redaction.scrub({
+        'Remote address': r.ip,
+        Scheme: r.protocol,
+        'HTTP version': r.httpVersion,
+        Host: r.host,
+        TLS: r.protocol === 'https' ? 'yes' : 'no',
+        'User agent': typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : '',
+      }),
       subRequest: ctx.subRequest ? { purpose: ctx.subRequest.purpose } : null,
     };
   },

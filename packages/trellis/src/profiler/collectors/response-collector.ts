@@ -1,5 +1,6 @@
 import type { DataCollector } from '../data-collector.ts';
 import { capturePayload, type CapturedBody } from '../capture-body.ts';
+import { responseCookies } from '../cookies.ts';
 
 export interface ResponseData {
   readonly statusCode: number;
@@ -8,6 +9,8 @@ export interface ResponseData {
   /** Bytes of the body as sent. */
   readonly size: number;
   readonly body: CapturedBody;
+  /** The cookies set, by name: value redacted, attributes as sent. */
+  readonly cookies: Readonly<Record<string, string>>;
 }
 
 /** Status, headers, size and (up to the limit) body of the response. */
@@ -18,6 +21,6 @@ export const responseCollector: DataCollector<ResponseData> = {
     const headers = ctx.redaction.headers(response?.headers ?? {});
     const contentType = ctx.subRequest?.contentType ?? (typeof headers['content-type'] === 'string' ? headers['content-type'] : null);
     const body = capturePayload(response?.payload ?? null, response?.size ?? 0, contentType ?? '', ctx.maxBodyBytes, ctx.redaction);
-    return { statusCode: ctx.statusCode, headers, contentType, size: body.size, body };
+    return { statusCode: ctx.statusCode, headers, contentType, size: body.size, body, cookies: responseCookies(response?.headers['set-cookie']) };
   },
 };

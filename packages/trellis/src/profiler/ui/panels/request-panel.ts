@@ -18,6 +18,8 @@ ${data.subRequest ? html`<p>This is a sub-request (${data.subRequest.purpose}) o
 ${keyValueTable('Query parameters', data.query)}
 ${keyValueTable('Route parameters', data.params)}
 ${keyValueTable('Headers', data.headers)}
-${bodyView('Body', data.body)}`;
+${keyValueTable('Cookies', data.cookies)}
+${bodyView('Body', data.body)}
+${keyValueTable('Server parameters', data.server)}`;
   },
 };

@@ -16,6 +16,7 @@ export const responsePanel: Panel = {
 <div class="pf-metric"><div class="value mono">${data.contentType ?? '–'}</div><div class="label">Content type</div></div>
 <div class="pf-metric"><div class="value">${data.size}</div><div class="label">Bytes</div></div></div>
 ${keyValueTable('Headers', data.headers)}
+${keyValueTable('Cookies', data.cookies)}
 ${bodyView('Body', data.body)}`;
   },
 };
