@@ -64,7 +64,7 @@ function snapshotOf(v: Variant): RequestSnapshot {
     logs: [{ time: v.start + 1, level: 'info', channel: 'app', message: `loaded ${v.id}`, context: { book: v.id, password: v.secret } }],
     queries: [{ sql: 'select * from books where id = ? and api_key = ?', parameters: [v.id, v.secret], durationMs: v.id.length / 10, atMs: 1, error: null }],
     httpCalls: [{ method: 'GET', url: `https://stock.test/books/${v.id}?api_key=${v.secret}`, atMs: 0.5, durationMs: 2, status: 200, requestHeaders: { authorization: `Bearer ${v.secret}`, 'x-book': v.id }, responseHeaders: { 'content-type': 'application/json', 'x-debug-token-link': 'https://stock.test/_profiler/abc123' }, error: null }],
-    api: { resource: 'Book', operation: 'post', stages: [{ stage: 'provide', startMs: 0.25, durationMs: 0.5, outcome: 'ok' }], negotiation: { accept: 'application/ld+json', format: 'jsonld', mediaType: 'application/ld+json', extension: null } },
+    api: { resource: 'Book', operation: 'post', stages: { names: ['provide'], startUs: [250], durationUs: [500], outcomes: ['ok'] }, negotiation: { accept: 'application/ld+json', format: 'jsonld', mediaType: 'application/ld+json', extension: null } },
     routing: { path: `/books/${v.id}`, methods: ['GET', 'HEAD'], trace: { entries: [{ path: '/books/:id', methods: ['GET', 'HEAD'], level: 'method', closeness: 2, why: `The path matches, the method POST does not (${v.id}).` }], omitted: 0 } },
     security: [
       { kind: 'authentication', atMs: 0.5, authenticator: 'jwt', outcome: 'success', user: `user-${v.id}`, roles: ['ROLE_USER'], reachableRoles: ['ROLE_USER'], reason: null },

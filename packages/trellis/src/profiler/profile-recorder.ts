@@ -68,7 +68,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   /** A security event of a profiled request, kept in its profile (a capped number of them). */
   const keepSecurity = (request: FastifyRequest | null, record: (atMs: number) => SecurityRecord): void => {
     const ctx = request ? contexts.get(request) : undefined;
-    if (ctx && ctx.security.length < MAX_SECURITY_RECORDS) ctx.security.push(record(performance.now() - ctx.origin));
+    if (ctx && ctx.security.length < MAX_SECURITY_RECORDS) ctx.security.push(record(Math.round((performance.now() - ctx.origin) * 1000) / 1000));
   };
 
   const unsubscribe = [
@@ -87,7 +87,9 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       const ctx = contexts.get(e.request);
       if (ctx) ctx.negotiation = negotiation(e);
     }),
-    subscribe('authentication', (e) => keepSecurity(e.request, (at) => authenticationRecord(e, at))),
+    // An authenticator that skipped (no credentials of its kind) is the common case of every
+    // anonymous request: not kept, so the panel lists the authenticators that tried.
+    subscribe('authentication', (e) => e.outcome !== 'skipped' && keepSecurity(e.request, (at) => authenticationRecord(e, at))),
     subscribe('vote', (e) => keepSecurity(e.request, (at) => voteRecord(e, at))),
     subscribe('accessDecision', (e) => keepSecurity(e.request, (at) => decisionRecord(e, at))),
     // A query carries no request: the context is the profile the calling code runs for.
@@ -177,15 +179,17 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     done();
   });
 
-  /** The methods of the request's routed path, and for a 404 or 405 the route trace (Routing panel). */
+  /**
+   * For a 404 or 405, the route trace (Routing panel): taken here, where the routes are. A
+   * matched request needs nothing more (its route and path are in the snapshot; the panel asks
+   * the live routes for the methods), so the common case costs nothing.
+   */
   function routingOf(request: FastifyRequest, statusCode: number): RequestSnapshot['routing'] {
     const routes = app.trellis?.routes;
-    if (!routes) return undefined;
+    if (!routes || (statusCode !== 404 && statusCode !== 405)) return undefined;
     try {
       const path = routedPathOf(request);
-      const methods = routes.allowedMethods(path, request);
-      if (statusCode !== 404 && statusCode !== 405) return { path, methods };
-      return { path, methods, trace: routeTrace(routes.entries(), request.method, path) };
+      return { path, methods: routes.allowedMethods(path, request), trace: routeTrace(routes.entries(), request.method, path) };
     } catch {
       // A path the router cannot decode (a 400): nothing to say about routes.
       return undefined;

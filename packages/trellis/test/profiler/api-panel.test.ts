@@ -26,7 +26,7 @@ test('the API panel: operation, negotiation, stages, filters, conditional outcom
     const item = await app.inject({ url: '/books/1.jsonld' });
     assert.equal(item.statusCode, 200);
     // Server-Timing: the phases up to the response, the database, the total (issue 16, item 6).
-    assert.match(item.headers['server-timing'] as string, /^observe;dur=\d+\.\d{3}, guard;dur=[\d.]+, .*handler;dur=[\d.]+, .*db;dur=[\d.]+;desc="\d+ quer(y|ies)", total;dur=[\d.]+$/);
+    assert.match(item.headers['server-timing'] as string, /^observe;dur=[\d.]+, guard;dur=[\d.]+, .*handler;dur=[\d.]+, .*db;dur=[\d.]+;desc="\d+ quer(y|ies)", total;dur=[\d.]+$/);
     const byExtension = await profileOf(item);
     assert.equal(byExtension.api.resource, 'Book');
     assert.deepEqual([byExtension.api.negotiation?.format, byExtension.api.negotiation?.decidedBy, byExtension.api.negotiation?.extension], ['jsonld', 'extension', 'jsonld']);

@@ -1,4 +1,4 @@
-import type { StageRecord } from '../api-record.ts';
+import { stagesOf, type StageRecord } from '../api-record.ts';
 import type { DataCollector } from '../data-collector.ts';
 
 export interface ApiData {
@@ -42,7 +42,7 @@ export const apiCollector: DataCollector<ApiData> = {
     return redaction.scrub({
       resource: api?.resource ?? null,
       operation: api?.operation ?? null,
-      stages: api?.stages ?? [],
+      stages: stagesOf(api),
       negotiation: n === null ? null : { accept: n.accept, format: n.format, mediaType: n.mediaType, decidedBy: n.extension === null ? 'accept' : 'extension', extension: n.extension },
       query: redaction.fields(ctx.request.query),
       conditional: {

@@ -2,6 +2,7 @@ import { format } from 'sql-formatter';
 import type { DataCollector } from '../data-collector.ts';
 import { isCutParameter } from '../recorded-query.ts';
 import { runnableSql } from '../runnable-sql.ts';
+import { stagesOf } from '../api-record.ts';
 import type { Redaction } from '../redact.ts';
 
 export interface QueryData {
@@ -111,6 +112,7 @@ export const dbCollector: DataCollector<DbData> = {
       } else groups.set(q.sql, { count: 1, durationMs: q.durationMs, index: groups.size + 1 });
     }
     const layouts = new Map([...groups.keys()].map((sql) => [sql, formatted(sql)]));
+    const stages = stagesOf(ctx.api);
     const queries = recorded.map((q) => {
       const parameters = scrubParameters(q.parameters, redaction);
       return {
@@ -122,7 +124,7 @@ export const dbCollector: DataCollector<DbData> = {
         atMs: q.atMs,
         error: q.error === null ? null : redaction.scrub(q.error),
         statement: groups.get(q.sql)!.index,
-        stage: stageAt(ctx.api?.stages ?? [], q.atMs),
+        stage: stageAt(stages, q.atMs),
       };
     });
     const statements = [...groups].map(([sql, g]) => ({ sql, count: g.count, durationMs: g.durationMs, repeated: g.count >= REPEATED_AT }));

@@ -1,3 +1,4 @@
+import { stagesOf } from '../api-record.ts';
 import type { DataCollector } from '../data-collector.ts';
 
 export interface EventData {
@@ -34,11 +35,12 @@ export const eventsCollector: DataCollector<EventsData> = {
       else events.push({ atMs: r.atMs, channel: 'trellis:security:decision', summary: `${r.stage} ${r.attribute}: ${r.granted ? 'granted' : 'denied'}` });
     }
     const api = ctx.api;
+    const stages = stagesOf(api);
     if (api?.negotiation) {
-      const negotiate = api.stages.find((s) => s.stage === 'negotiate');
+      const negotiate = stages.find((s) => s.stage === 'negotiate');
       events.push({ atMs: negotiate ? negotiate.startMs + negotiate.durationMs : 0, channel: 'trellis:negotiate', summary: `${api.negotiation.format} (${api.negotiation.mediaType})` });
     }
-    for (const s of api?.stages ?? []) events.push({ atMs: s.startMs + s.durationMs, channel: 'trellis:resource:stage', summary: `${api!.resource} ${api!.operation}: ${s.stage} ${s.outcome}${s.outcome === 'skipped' ? '' : ` (${ms(s.durationMs)})`}` });
+    for (const s of stages) events.push({ atMs: s.startMs + s.durationMs, channel: 'trellis:resource:stage', summary: `${api!.resource} ${api!.operation}: ${s.stage} ${s.outcome}${s.outcome === 'skipped' ? '' : ` (${ms(s.durationMs)})`}` });
     for (const q of ctx.queries ?? []) events.push({ atMs: q.atMs + q.durationMs, channel: 'trellis:db:query', summary: `${q.sql.length > 120 ? `${q.sql.slice(0, 119)}…` : q.sql} (${ms(q.durationMs)})` });
     for (const c of ctx.httpCalls ?? []) events.push({ atMs: c.atMs, channel: 'undici:request:create', summary: `${c.method} ${c.url}` });
     for (const l of ctx.logs) events.push({ atMs: Math.max(0, l.time - ctx.startTime), channel: 'trellis:log', summary: `${l.level} ${l.channel}: ${l.message.length > 160 ? `${l.message.slice(0, 159)}…` : l.message}` });

@@ -1,5 +1,6 @@
 import type { DataCollector } from '../data-collector.ts';
 import type { RouteTraceEntry } from '../route-trace.ts';
+import { routedPath } from '../../kernel/routed-path.ts';
 
 export interface RouterData {
   /** The route that answered (its pattern), or null. */
@@ -8,12 +9,21 @@ export interface RouterData {
   /** The path as the router saw it (decoded). */
   readonly path: string | null;
   readonly method: string;
-  /** The methods the path allows, or null when no route has it. */
+  /** For a 404/405, the methods the path allows (null: no route has it); for a matched request, null (the panel asks the app). */
   readonly methods: readonly string[] | null;
   readonly statusCode: number;
   /** For a 404 or 405: every route, closest first, and why it did not answer. */
   readonly trace: readonly RouteTraceEntry[] | null;
   readonly omitted: number;
+}
+
+/** The path as the router saw it, or null for one it cannot decode. */
+function pathOf(url: string): string | null {
+  try {
+    return routedPath(url);
+  } catch {
+    return null;
+  }
 }
 
 /** Symfony's Routing panel: the route that matched and its parameters, or why none did. */
@@ -25,7 +35,7 @@ export const routerCollector: DataCollector<RouterData> = {
     return redaction.scrub({
       route: ctx.request.route,
       params: redaction.fields(ctx.request.params),
-      path: routing?.path ?? null,
+      path: routing?.path ?? pathOf(ctx.request.url),
       method: ctx.request.method,
       methods: routing?.methods ?? null,
       statusCode: ctx.statusCode,

@@ -8,6 +8,8 @@ export interface PanelContext {
   readonly app?: () => AppFacts;
   /** The page's query parameters (a panel's own filters: `?panel=time&min=1`), strings only. */
   readonly params?: Readonly<Record<string, string>>;
+  /** The methods the running app allows on a routed path (null: no route), for the Routing panel. */
+  readonly allowedMethods?: (path: string) => readonly string[] | null;
   /** A signed EXPLAIN link for query `query` (1-based) of a profile, when EXPLAIN is available. */
   readonly explainHref?: (token: string, query: number, sql: string) => string;
 }

@@ -13,14 +13,15 @@ export const routerPanel: Panel = {
     const data = dataOf<RouterData>(profile, 'router');
     return data?.trace ? { text: data.statusCode === 405 ? 'method' : 'no route', level: 'warn' } : null;
   },
-  render(profile) {
+  render(profile, ctx) {
     const data = dataOf<RouterData>(profile, 'router');
     if (!data) return html`<h2>Routing</h2><p class="pf-empty">No routing data was collected.</p>`;
     const matched = data.trace === null && data.route !== null;
+    const methods = data.methods ?? (matched && data.path !== null ? (ctx.allowedMethods?.(data.path) ?? null) : null);
     return html`<h2>Routing</h2>
 <div class="pf-metrics"><div class="pf-metric"><div class="value mono">${matched ? data.route : data.statusCode === 405 ? 'Method not allowed' : 'No route'}</div><div class="label">${matched ? 'Matched route' : 'Result'}</div></div>
 <div class="pf-metric"><div class="value mono">${data.method}</div><div class="label">Method</div></div>
-<div class="pf-metric"><div class="value mono">${data.methods ? data.methods.join(', ') : '(none)'}</div><div class="label">Allowed on this path</div></div></div>
+<div class="pf-metric"><div class="value mono">${methods ? methods.join(', ') : '(none)'}</div><div class="label">Allowed on this path</div></div></div>
 ${data.path !== null ? html`<p class="pf-note">Path as routed: <code>${data.path}</code></p>` : ''}
 ${keyValueTable('Route parameters', data.params)}
 ${data.trace === null ? '' : html`<h3>Routes tried <small class="pf-note">closest first${data.omitted > 0 ? `, ${data.omitted} more not listed` : ''}</small></h3>

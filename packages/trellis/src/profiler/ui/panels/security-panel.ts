@@ -29,7 +29,7 @@ export const securityPanel: Panel = {
 ${user ? html`<h3>Roles</h3><table class="pf-table pf-roles"><tbody><tr><th scope="row">Roles</th><td>${user.roles.join(', ') || '(none)'}</td></tr>
 <tr><th scope="row">Inherited roles</th><td>${user.reachableRoles.filter((r) => !user.roles.includes(r)).join(', ') || '(none)'}</td></tr></tbody></table>` : ''}
 <h3>Authenticators</h3>
-${data.authenticators.length === 0 ? html`<p class="pf-empty">No authenticator ran.</p>` : html`<table class="pf-table pf-authenticators"><thead><tr><th>Authenticator</th><th>Outcome</th><th>At</th></tr></thead><tbody>${data.authenticators.map(
+${data.authenticators.length === 0 ? html`<p class="pf-empty">No credentials were presented: every authenticator passed the request by.</p>` : html`<table class="pf-table pf-authenticators"><thead><tr><th>Authenticator</th><th>Outcome</th><th>At</th></tr></thead><tbody>${data.authenticators.map(
       (a) => html`<tr class="${a.outcome}"><td class="mono">${a.name}</td><td>${a.outcome}${a.reason ? html`: <span class="pf-note">${a.reason}</span>` : ''}</td><td class="mono">${ms(a.atMs)}</td></tr>`,
     )}</tbody></table>`}
 <h3>Access decision log${data.strategy ? html` <small class="pf-note">strategy: ${data.strategy}</small>` : ''}</h3>
