@@ -8,7 +8,8 @@ type Stage = 'path' | 'security' | 'post_denormalize';
 
 /** A function rule's source for the profiler, at most 300 characters. */
 function ruleSource(rule: (...args: never[]) => unknown): string {
-  const source = Function.prototype.toString.call(rule);
+  // Run from TypeScript sources, type annotations are blanked to spaces: runs of them inside a line are one space.
+  const source = Function.prototype.toString.call(rule).replace(/(\S)[ \t]{2,}(?=\S)/g, '$1 ').replace(/(\S)[ \t]+(?=[),;])/g, '$1');
   return source.length <= 300 ? source : `${source.slice(0, 299)}…`;
 }
 

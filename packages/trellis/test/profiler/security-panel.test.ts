@@ -51,6 +51,7 @@ test('the security panel: user, roles, authenticators, decisions and votes; no c
     assert.deepEqual(data.decisions[0]!.votes.map((v) => [v.voter, v.attribute, v.vote]), [['role', 'ROLE_USER', 'grant']]);
     assert.equal(data.strategy, 'affirmative');
     assert.match(data.decisions[1]!.expression ?? '', /authoredByUser|user/);
+    assert.doesNotMatch(data.decisions[1]!.expression ?? '', /\S {2,}\S|\S +\)/, 'blanked type annotations are not shown as runs of spaces');
     assert.equal(data.denied, 1);
     assert.equal(json.includes(token), false, 'the bearer token is nowhere in the profile');
     assert.match(page, /<h2>Security<\/h2>/);
