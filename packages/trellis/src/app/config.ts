@@ -1,8 +1,29 @@
-import { ConfigError, addresses, bool, bytes, duration, int, list, rate, regex, str, type Env } from './env-parsers.ts';
+import { ConfigError, addresses, bool, bytes, duration, headerNames, int, list, rate, regex, str, type Env } from './env-parsers.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import { parseOnly, type KeepSettings } from '../profiler/keep-policy.ts';
 
 export { ConfigError };
+
+/** What cross-origin browser code may send and read (Fetch standard, CORS protocol). */
+export interface CorsConfig {
+  /** Request headers a preflight allows (CORS_ALLOW_HEADERS). */
+  readonly allowHeaders: readonly string[];
+  /** Response headers the page may read (CORS_EXPOSE_HEADERS). */
+  readonly exposeHeaders: readonly string[];
+  /** Whether cookies and HTTP auth may be sent (CORS_ALLOW_CREDENTIALS). */
+  readonly allowCredentials: boolean;
+  /** How long a browser may cache a preflight's answer, in seconds (CORS_MAX_AGE). */
+  readonly maxAgeSeconds: number;
+}
+
+/**
+ * Defaults that make the framework's own features usable from a page on another origin, and
+ * nothing it does not implement: bearer tokens and API keys, JSON bodies, conditional requests
+ * (If-Match, If-None-Match) sent; Link (pagination, docs), ETag, Location (a created resource),
+ * Retry-After (429, 503) and the profiler's tokens read.
+ */
+export const DEFAULT_CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-API-Key'] as const;
+export const DEFAULT_CORS_EXPOSE_HEADERS = ['Link', 'ETag', 'Location', 'Retry-After', 'X-Debug-Token', 'X-Debug-Token-Link'] as const;
 
 export interface ProfilerConfig {
   /** `sqlite:<path>`, `memory:` or `redis://…`. */
@@ -70,6 +91,7 @@ export interface TrellisConfig {
   readonly profiler: ProfilerConfig & { readonly enabled: boolean };
   readonly jwt: JwtConfig;
   readonly corsAllowOrigin: RegExp;
+  readonly cors: CorsConfig;
   readonly loginThrottle: LoginThrottleConfig;
   /**
    * Redis for state shared by processes (login throttle counters): REDIS_URL, else the
@@ -148,6 +170,12 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
       ttlSeconds: duration(env, 'JWT_TTL', 3600),
     },
     corsAllowOrigin: regex('CORS_ALLOW_ORIGIN', str(env, 'CORS_ALLOW_ORIGIN', '^https?://(localhost|127\\.0\\.0\\.1)(:[0-9]+)?$'), false),
+    cors: {
+      allowHeaders: headerNames(env, 'CORS_ALLOW_HEADERS', DEFAULT_CORS_ALLOW_HEADERS),
+      exposeHeaders: headerNames(env, 'CORS_EXPOSE_HEADERS', DEFAULT_CORS_EXPOSE_HEADERS),
+      allowCredentials: bool(env, 'CORS_ALLOW_CREDENTIALS', false),
+      maxAgeSeconds: duration(env, 'CORS_MAX_AGE', 3600),
+    },
     loginThrottle: {
       perClient: rate(env, 'LOGIN_THROTTLE', '20/1m'),
       perAccount: rate(env, 'LOGIN_ACCOUNT_THROTTLE', '10/15m'),

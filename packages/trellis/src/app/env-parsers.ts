@@ -42,6 +42,22 @@ export function list(env: Env, name: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * A comma-separated list of HTTP field names (RFC 9110 §5.1: tokens), or the fallback when unset.
+ * `none` (or an empty value) is the empty list.
+ */
+export function headerNames(env: Env, name: string, fallback: readonly string[]): string[] {
+  const v = env[name];
+  if (v === undefined) return [...fallback];
+  const trimmed = v.trim();
+  if (trimmed === '' || trimmed.toLowerCase() === 'none') return [];
+  const names = trimmed.split(',').map((s) => s.trim());
+  for (const n of names) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(n)) throw new ConfigError(name, `expected header names separated by commas, got "${n}"`);
+  }
+  return names;
+}
+
 export function regex(name: string, source: string, anchored: boolean): RegExp {
   try {
     return new RegExp(anchored ? `^(?:${source})$` : source, 'i');

@@ -2,13 +2,10 @@ import fp from 'fastify-plugin';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addVary } from './vary.ts';
-import type { TrellisConfig } from '../app/config.ts';
+import type { CorsConfig, TrellisConfig } from '../app/config.ts';
 
-/** What cross-origin callers may send and read (Fetch standard, CORS protocol). */
+/** The methods cross-origin callers may use (Fetch standard, CORS protocol); headers are configured (CorsConfig). */
 export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Authorization', 'Preload', 'Fields'] as const;
-export const CORS_EXPOSED_HEADERS = ['Link', 'X-Debug-Token', 'X-Debug-Token-Link'] as const;
-export const CORS_MAX_AGE = 3600;
 
 /**
  * Per-request options for @fastify/cors. A disallowed (or absent) origin disables CORS for the
@@ -17,24 +14,26 @@ export const CORS_MAX_AGE = 3600;
  * allowed origin is echoed, never `*`. Only OPTIONS with Access-Control-Request-Method is a
  * preflight (Fetch §3.2.2); any other OPTIONS is routed like any request.
  */
-function corsOptions(allowed: boolean, preflight: boolean): FastifyCorsOptions {
+function corsOptions(cors: CorsConfig, allowed: boolean, preflight: boolean): FastifyCorsOptions {
   return Object.freeze({
-    // `true` echoes the request's Origin.
+    // `true` echoes the request's Origin: never `*`, which credentials would forbid anyway (Fetch §3.2.5).
     origin: allowed,
     methods: [...CORS_METHODS],
-    allowedHeaders: [...CORS_ALLOWED_HEADERS],
-    exposedHeaders: [...CORS_EXPOSED_HEADERS],
-    maxAge: CORS_MAX_AGE,
-    credentials: false,
+    allowedHeaders: [...cors.allowHeaders],
+    exposedHeaders: [...cors.exposeHeaders],
+    maxAge: cors.maxAgeSeconds,
+    credentials: cors.allowCredentials,
     preflight,
     strictPreflight: false,
   });
 }
 
 /** The four possible answers, built once: the per-request work is one header read and one regex test. */
-const OPTIONS = [corsOptions(false, false), corsOptions(false, true), corsOptions(true, false), corsOptions(true, true)] as const;
+function answers(cors: CorsConfig): readonly FastifyCorsOptions[] {
+  return [corsOptions(cors, false, false), corsOptions(cors, false, true), corsOptions(cors, true, false), corsOptions(cors, true, true)];
+}
 
-function optionsFor(request: FastifyRequest, allow: RegExp): FastifyCorsOptions {
+function optionsFor(request: FastifyRequest, allow: RegExp, OPTIONS: readonly FastifyCorsOptions[]): FastifyCorsOptions {
   const origin = request.headers.origin;
   allow.lastIndex = 0;
   const allowed = typeof origin === 'string' && allow.test(origin);
@@ -54,6 +53,7 @@ function optionsFor(request: FastifyRequest, allow: RegExp): FastifyCorsOptions 
 export const corsPlugin = fp(
   async (app: FastifyInstance, opts: { config: TrellisConfig }) => {
     const allow = opts.config.corsAllowOrigin;
+    const options = answers(opts.config.cors);
     // A request without Origin is not a CORS request (Fetch §3.2): it only needs `Vary: Origin`,
     // so it skips @fastify/cors's per-request work.
     type Hook = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
@@ -73,7 +73,7 @@ export const corsPlugin = fp(
     await new Promise<void>((resolve, reject) => {
       (cors as unknown as (i: FastifyInstance, o: object, next: (e?: Error) => void) => void)(
         view,
-        { hook: 'onRequest', delegator: (request: FastifyRequest, cb: (e: Error | null, o: FastifyCorsOptions) => void) => cb(null, optionsFor(request, allow)) },
+        { hook: 'onRequest', delegator: (request: FastifyRequest, cb: (e: Error | null, o: FastifyCorsOptions) => void) => cb(null, optionsFor(request, allow, options)) },
         (error) => (error ? reject(error) : resolve()),
       );
     });

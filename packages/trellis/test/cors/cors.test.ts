@@ -37,8 +37,9 @@ test('a preflight from an allowed origin is answered 204 with the configured COR
   assert.equal(r.body, '');
   assert.equal(r.headers['access-control-allow-origin'], 'http://localhost:3000');
   assert.equal(r.headers['access-control-allow-methods'], 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
-  assert.equal(r.headers['access-control-allow-headers'], 'Content-Type, Authorization, Preload, Fields');
-  assert.equal(r.headers['access-control-expose-headers'], 'Link, X-Debug-Token, X-Debug-Token-Link');
+  // What the framework implements, and nothing else (no Preload, no Fields).
+  assert.equal(r.headers['access-control-allow-headers'], 'Authorization, Content-Type, If-Match, If-None-Match, X-API-Key');
+  assert.equal(r.headers['access-control-expose-headers'], 'Link, ETag, Location, Retry-After, X-Debug-Token, X-Debug-Token-Link');
   assert.equal(r.headers['access-control-max-age'], '3600');
   assert.equal(r.headers['access-control-allow-credentials'], undefined);
   assert.equal(r.headers.vary, 'Origin');
@@ -82,7 +83,7 @@ test('an actual request from an allowed origin gets the echoed origin, Vary: Ori
   const r = await app.inject({ url: '/books', headers: { origin: 'http://localhost:3000' } });
   assert.equal(r.statusCode, 200);
   assert.equal(r.headers['access-control-allow-origin'], 'http://localhost:3000');
-  assert.equal(r.headers['access-control-expose-headers'], 'Link, X-Debug-Token, X-Debug-Token-Link');
+  assert.equal(r.headers['access-control-expose-headers'], 'Link, ETag, Location, Retry-After, X-Debug-Token, X-Debug-Token-Link');
   assert.equal(r.headers['access-control-allow-methods'], undefined, 'preflight-only headers stay on preflights');
   assert.equal(r.headers.vary, 'Origin');
   assert.match(r.headers['x-debug-token'] as string, /^[0-9a-f]{6}$/, 'set by the profiler in debug');
@@ -112,4 +113,34 @@ test('unknown paths keep their 404: no catch-all OPTIONS route', async () => {
 test('CORS_ALLOW_ORIGIN replaces the default origins', async () => {
   assert.equal((await preflight('https://shop.example', '/books', custom)).headers['access-control-allow-origin'], 'https://shop.example');
   assert.deepEqual(corsHeaders((await preflight('http://localhost:3000', '/books', custom)).headers), []);
+});
+
+test('CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_ALLOW_CREDENTIALS and CORS_MAX_AGE configure the answers', async () => {
+  const configured = await createApp({
+    config: testConfig({ CORS_ALLOW_HEADERS: 'Authorization, X-Tenant', CORS_EXPOSE_HEADERS: 'Link, X-Request-Id', CORS_ALLOW_CREDENTIALS: '1', CORS_MAX_AGE: '10m' }),
+    tls: null,
+  });
+  configured.get('/books', async () => ({ books: [] }));
+  try {
+    const pre = await preflight('http://localhost:3000', '/books', configured);
+    assert.equal(pre.statusCode, 204);
+    assert.equal(pre.headers['access-control-allow-headers'], 'Authorization, X-Tenant');
+    assert.equal(pre.headers['access-control-allow-credentials'], 'true');
+    assert.equal(pre.headers['access-control-max-age'], '600');
+    assert.equal(pre.headers['access-control-allow-origin'], 'http://localhost:3000', 'with credentials the origin is echoed, never *');
+    const actual = await configured.inject({ url: '/books', headers: { origin: 'http://localhost:3000' } });
+    assert.equal(actual.headers['access-control-expose-headers'], 'Link, X-Request-Id');
+    assert.equal(actual.headers['access-control-allow-credentials'], 'true');
+  } finally {
+    await configured.close();
+  }
+  const none = testConfig({ CORS_EXPOSE_HEADERS: 'none', CORS_ALLOW_HEADERS: '' });
+  assert.deepEqual([none.cors.exposeHeaders, none.cors.allowHeaders], [[], []]);
+});
+
+test('bad CORS settings are refused with exact messages', () => {
+  assert.throws(() => testConfig({ CORS_ALLOW_HEADERS: 'Authorization, X Tenant' }), { name: 'ConfigError', message: 'CORS_ALLOW_HEADERS: expected header names separated by commas, got "X Tenant"' });
+  assert.throws(() => testConfig({ CORS_EXPOSE_HEADERS: 'Link,,ETag' }), { name: 'ConfigError', message: 'CORS_EXPOSE_HEADERS: expected header names separated by commas, got ""' });
+  assert.throws(() => testConfig({ CORS_MAX_AGE: 'forever' }), { name: 'ConfigError', message: 'CORS_MAX_AGE: expected a duration such as 3600, 30m, 12h or 2d, got "forever"' });
+  assert.throws(() => testConfig({ CORS_ALLOW_CREDENTIALS: 'maybe' }), { name: 'ConfigError' });
 });
