@@ -6,6 +6,7 @@ import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
 import { ProfileScope } from './profile-scope.ts';
 import type { SecurityRecord } from './security-record.ts';
 import type { ApiRecord } from './api-record.ts';
+import type { MemoryRecord } from './memory-sample.ts';
 
 /** A body a parser handed on unread (a route that streams an upload, a proxy). */
 function isStream(body: unknown): boolean {
@@ -53,6 +54,9 @@ export class ProfileContext {
   api: ApiRecord | null = null;
   /** The format negotiation (it comes before the pipeline's first stage ends). */
   negotiation: ApiRecord['negotiation'] = null;
+  /** JS heap in use at the start (bytes), and the memory figures once ended (memory-sample.ts). */
+  heapStart = 0;
+  memory: MemoryRecord | null = null;
   /** What routing found (set when handed on, main requests only). */
   routing: RequestSnapshot['routing'] = undefined;
   /** Authentication, votes and access decisions for the request (security-record.ts). */
@@ -114,6 +118,7 @@ export class ProfileContext {
       ...(this.scope.queriesOver > 0 ? { queriesNotKept: this.scope.queriesOver } : {}),
       ...(this.security.length > 0 ? { security: this.security } : {}),
       ...(this.routing ? { routing: this.routing } : {}),
+      ...(this.memory ? { memory: this.memory } : {}),
       ...(this.scope.httpCalls.length > 0 ? { httpCalls: this.scope.httpCalls } : {}),
       ...(this.api ? { api: { ...this.api, negotiation: this.negotiation } } : {}),
       response,

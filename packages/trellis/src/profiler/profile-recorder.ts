@@ -11,6 +11,7 @@ import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { ProfileScope } from './profile-scope.ts';
 import { recordedQuery } from './recorded-query.ts';
+import { heapUsed, recentRss } from './memory-sample.ts';
 import { observeHttpClient } from './http-call.ts';
 import { serverTiming } from './server-timing.ts';
 import { addStage, negotiation } from './api-record.ts';
@@ -134,6 +135,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     }
     const ctx = new ProfileContext({ token, parentToken: null, request, subRequest: null, startTime, origin: start });
     ctx.mark('observe', start);
+    ctx.heapStart = heapUsed();
     contexts.set(request, ctx);
     currentProfile.run(ctx.scope, done);
   });
@@ -166,7 +168,9 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     if (ctx) {
       ctx.mark('terminate');
       ctx.statusCode = reply.statusCode;
-      ctx.durationMs = performance.now() - ctx.origin;
+      const end = performance.now();
+      ctx.durationMs = end - ctx.origin;
+      ctx.memory = { heapStart: ctx.heapStart, heapEnd: heapUsed(), rss: recentRss(end) };
       // getHeaders() returns a fresh object: later changes to the reply cannot reach the profile.
       ctx.responseHeaders = reply.getHeaders();
       contexts.delete(request);

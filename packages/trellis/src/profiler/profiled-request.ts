@@ -1,4 +1,5 @@
 import type { ApiRecord } from './api-record.ts';
+import type { MemoryRecord } from './memory-sample.ts';
 import type { HttpCallRecord } from './http-call.ts';
 import type { RouteTrace } from './route-trace.ts';
 import type { SecurityRecord } from './security-record.ts';
@@ -92,6 +93,8 @@ export interface RequestSnapshot {
   readonly routing?: { readonly path: string; readonly methods: readonly string[] | null; readonly trace?: RouteTrace };
   /** Outgoing HTTP requests (`fetch`) made while the request ran (absent when none). */
   readonly httpCalls?: readonly HttpCallRecord[];
+  /** JS heap in use at start and end, and the process RSS (sampled), in bytes (absent in older profiles). */
+  readonly memory?: MemoryRecord;
   /** The resource operation that ran: its stages and the format negotiation (absent for other routes). */
   readonly api?: ApiRecord;
   /** Authentication, votes and access decisions, in order (absent when there were none). */

@@ -44,6 +44,11 @@ test('the API panel: operation, negotiation, stages, filters, conditional outcom
     assert.match(full, /<div class="row phase"><span class="mono">handler<\/span>/);
     assert.match(full, /<div class="row stage"><span class="mono">provide<\/span>/);
     assert.match(full, /<div class="row db"><span class="mono">query #1<\/span><svg[^>]*><title>[\d.]+ ms select /);
+    // The request's memory: heap in use at start and end, and the process RSS (sampled).
+    assert.match(full, /<div class="value">\d+\.\d MB → \d+\.\d MB<\/div><div class="label">JS heap in use<\/div>/);
+    assert.match(full, /<div class="value">\d+\.\d MB<\/div><div class="label">Process RSS<\/div>/);
+    const memory = ((await app.inject({ url: `/_profiler/${item.headers['x-debug-token']}.json` })).json() as { collectors: { time: { memory: { heapStart: number; heapEnd: number; rss: number } } } }).collectors.time.memory;
+    assert.ok(memory.heapStart > 1e6 && memory.heapEnd > 1e6 && memory.rss > memory.heapEnd, JSON.stringify(memory));
     const filtered = await timeline('1000');
     assert.doesNotMatch(filtered, /<div class="row db">/);
     assert.match(filtered, /<div class="row phase">/);

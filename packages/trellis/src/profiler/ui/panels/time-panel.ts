@@ -7,6 +7,7 @@ import { formatTime } from '../format-time.ts';
 import { dataOf, type Panel } from './panel.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 interface Row {
   readonly group: string;
@@ -47,7 +48,9 @@ export const timePanel: Panel = {
     const hidden = all.length - shown.length;
     return html`<h2>Performance</h2>
 <div class="pf-metrics"><div class="pf-metric"><div class="value">${ms(data.durationMs)}</div><div class="label">Total time</div></div>
-<div class="pf-metric"><div class="value">${formatTime(data.startTime, ctx.timeZone)}</div><div class="label">Started (${ctx.timeZone})</div></div></div>
+<div class="pf-metric"><div class="value">${formatTime(data.startTime, ctx.timeZone)}</div><div class="label">Started (${ctx.timeZone})</div></div>
+${data.memory ? html`<div class="pf-metric"><div class="value">${mb(data.memory.heapStart)} → ${mb(data.memory.heapEnd)}</div><div class="label">JS heap in use</div></div>
+<div class="pf-metric"><div class="value">${mb(data.memory.rss)}</div><div class="label">Process RSS</div></div>` : ''}</div>
 <h3>Timeline</h3>
 <form class="pf-threshold" method="get"><input type="hidden" name="panel" value="time"><label>Hide events shorter than <input type="number" name="min" min="0" step="0.1" value="${String(min)}"> ms</label> <button type="submit">Apply</button>${hidden > 0 ? html` <span class="pf-note">${hidden} hidden</span>` : ''}</form>
 ${shown.length === 0
