@@ -1,6 +1,25 @@
 import type { QueryRecord } from './profiled-request.ts';
 import type { HttpCallRecord } from './http-call.ts';
 
+/** Frames of the framework, its dependencies and Node: not where an app ran a query from. */
+const NOT_APP = /node_modules|node:|\/packages\/trellis\/(src|dist)\/|\/trellis\/dist\//;
+
+/** The first frame of the current stack in the app's own code, as path:line (relative to the working directory). */
+export function appFrame(): string | null {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 40;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  for (const line of stack.split('\n').slice(1)) {
+    const m = /(?:\(|at )((?:file:\/\/)?\/[^()\s]+):(\d+):\d+\)?\s*$/.exec(line);
+    if (!m || NOT_APP.test(m[1]!)) continue;
+    const path = m[1]!.replace(/^file:\/\//, '');
+    const cwd = `${process.cwd()}/`;
+    return `${path.startsWith(cwd) ? path.slice(cwd.length) : path}:${m[2]}`;
+  }
+  return null;
+}
+
 /** Queries kept per request; past it they are only counted. */
 export const MAX_QUERIES = 1000;
 
@@ -27,11 +46,19 @@ export class ProfileScope {
     this.origin = origin;
   }
 
-  addQuery(record: (atMs: number) => QueryRecord, durationMs: number): void {
+  /** Runs per statement text, to tell a statement's second run (when its origin is taken). */
+  #runs: Map<string, number> | null = null;
+
+  addQuery(record: (atMs: number) => QueryRecord, durationMs: number, sql: string): void {
     if (this.queries.length >= MAX_QUERIES) {
       this.queriesOver++;
       return;
     }
-    this.queries.push(record(Math.max(0, performance.now() - this.origin - durationMs)));
+    const kept = record(Math.max(0, performance.now() - this.origin - durationMs));
+    const runs = (this.#runs ??= new Map());
+    const n = (runs.get(sql) ?? 0) + 1;
+    runs.set(sql, n);
+    // A stack costs microseconds: taken once per repeated statement, never for one run once.
+    this.queries.push(n === 2 ? { ...kept, origin: appFrame() ?? undefined } : kept);
   }
 }

@@ -6,6 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { Type } from '@sinclair/typebox';
+import { createApp } from '../../src/app/create-app.ts';
+import { defineResource } from '../../src/resources/define-resource.ts';
 import { openDatabase } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
@@ -96,4 +99,56 @@ test('withoutSecretStart drops an ending that begins a secret, and nothing else'
   assert.equal(withoutSecretStart('abc-h', ['hunter2']), 'abc-[redacted]');
   assert.equal(withoutSecretStart('abc-xyz', ['hunter2']), 'abc-xyz');
   assert.equal(withoutSecretStart('', ['hunter2']), '');
+});
+
+test('N+1: a naive provider running one query per item is flagged, with where it ran from; the bookshop pages are not', async () => {
+  const database = openDatabase('sqlite::memory:');
+  const shop = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database, tls: null, seed: { passwordCost: 1024 } });
+  await shop.close();
+  // A collection whose provider loads each item on its own: the textbook N+1.
+  const Title = defineResource({
+    name: 'Title',
+    path: '/titles',
+    table: 'books',
+    schema: Type.Object({ id: Type.Readonly(Type.Integer()), title: Type.String() }),
+    operations: {
+      getCollection: {
+        provider: async (_operation, { db }) => {
+          const ids = await sql<{ id: number }>`select id from books order by id limit 8`.execute(db);
+          const items = [];
+          for (const row of ids.rows) items.push((await sql<{ id: number; title: string }>`select id, title from books where id = ${row.id}`.execute(db)).rows[0]!);
+          return { items, totalItems: items.length };
+        },
+      },
+    },
+  });
+  const app = await createApp({ config: testConfig({ PROFILER_DSN: 'memory:' }), resources: [Title], database, tls: null });
+  try {
+    const res = await app.inject({ url: '/titles', headers: { accept: 'application/json' } });
+    assert.equal(res.statusCode, 200, res.body);
+    await app.profiler!.settled();
+    const db = ((await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}.json` })).json() as { collectors: { db: { statements: { sql: string; count: number; repeated: boolean; origin: string | null }[] } } }).collectors.db;
+    const flagged = db.statements.filter((s) => s.repeated);
+    assert.equal(flagged.length, 1);
+    assert.equal(flagged[0]!.count, 8);
+    assert.match(flagged[0]!.origin ?? '', /^packages\/trellis\/test\/profiler\/db-panel\.test\.ts:\d+$/, `origin: ${flagged[0]!.origin}`);
+    const page = await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}?panel=db`, headers: { accept: BROWSER } });
+    assert.match(page.body, /The same statement ran 8 times[\s\S]*? from <code class="pf-origin">packages\/trellis\/test\/profiler\/db-panel\.test\.ts:\d+<\/code>/);
+  } finally {
+    await app.close();
+  }
+  // The bookshop's own collection pages, embeds included, run no statement five times.
+  const again = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database, tls: null, seed: false });
+  try {
+    for (const url of ['/books', '/books?embed=author&order[title]=asc', '/reviews?embed=author', '/reviews?embed=book&page=2', '/authors']) {
+      const res = await again.inject({ url, headers: { accept: 'application/ld+json' } });
+      assert.equal(res.statusCode, 200, url);
+      await again.profiler!.settled();
+      const db = ((await again.inject({ url: `/_profiler/${res.headers['x-debug-token']}.json` })).json() as { collectors: { db: { statements: { repeated: boolean; sql: string }[] } } }).collectors.db;
+      assert.deepEqual(db.statements.filter((s) => s.repeated).map((s) => s.sql), [], url);
+    }
+  } finally {
+    await again.close();
+    await database.destroy();
+  }
 });

@@ -27,6 +27,8 @@ export interface StatementData {
   readonly durationMs: number;
   /** Run REPEATED_AT times or more in one request: the N+1 pattern (a query per row of another). */
   readonly repeated: boolean;
+  /** Where the app ran it from (path:line), known for a statement run more than once. */
+  readonly origin: string | null;
 }
 
 export interface DbData {
@@ -127,7 +129,9 @@ export const dbCollector: DataCollector<DbData> = {
         stage: stageAt(stages, q.atMs),
       };
     });
-    const statements = [...groups].map(([sql, g]) => ({ sql, count: g.count, durationMs: g.durationMs, repeated: g.count >= REPEATED_AT }));
+    const origins = new Map<string, string>();
+    for (const q of recorded) if (q.origin && !origins.has(q.sql)) origins.set(q.sql, q.origin);
+    const statements = [...groups].map(([sql, g]) => ({ sql, count: g.count, durationMs: g.durationMs, repeated: g.count >= REPEATED_AT, origin: origins.get(sql) ?? null }));
     return {
       queries,
       statements,

@@ -32,7 +32,7 @@ export const dbPanel: Panel = {
 <div class="pf-metric"><div class="value">${data.statements.length}</div><div class="label">Different statements</div></div>
 <div class="pf-metric"><div class="value">${ms(data.durationMs)}</div><div class="label">Query time</div></div>
 <div class="pf-metric"><div class="value">${data.failed}</div><div class="label">Failed</div></div></div>
-${repeated.map((s) => html`<p class="pf-notice pf-repeated">The same statement ran ${s.count} times (${ms(s.durationMs)}): one query per row of another (N+1)? <code>${s.sql}</code></p>`)}
+${repeated.map((s) => html`<p class="pf-notice pf-repeated">The same statement ran ${s.count} times (${ms(s.durationMs)}): one query per row of another (N+1)? <code>${s.sql}</code>${s.origin ? html` from <code class="pf-origin">${s.origin}</code>` : ''}</p>`)}
 <h3>Queries</h3>
 <table class="pf-table pf-queries"><thead><tr><th>#</th><th>At</th><th>Time</th><th>Stage</th><th>Statement</th></tr></thead><tbody>${data.queries.map(
       (q, i) => html`<tr class="${q.error !== null ? 'failed' : q.durationMs >= data.slowMs ? 'slow' : ''}"><td class="mono">${i + 1}</td><td class="mono">${ms(q.atMs)}</td><td class="mono">${ms(q.durationMs)}</td><td class="mono">${q.stage ?? ''}</td>
