@@ -1,5 +1,6 @@
-import { format } from 'sql-formatter';
+import type { format as Format } from 'sql-formatter';
 import type { DataCollector } from '../data-collector.ts';
+import type { ProfiledRequest, QueryRecord } from '../profiled-request.ts';
 import { isCutParameter } from '../recorded-query.ts';
 import { runnableSql } from '../runnable-sql.ts';
 import { stagesOf } from '../api-record.ts';
@@ -49,8 +50,18 @@ export const SLOW_MS = 100;
 
 const EMPTY: DbData = { queries: [], statements: [], count: 0, durationMs: 0, failed: 0, notKept: 0, slowMs: SLOW_MS };
 
+/**
+ * sql-formatter (88 modules) is loaded when a profile with queries is first built, not at
+ * startup: the request thread builds profiles only when a page is read (issue 18's startup budget).
+ */
+let format: typeof Format | null = null;
+async function loadFormatter(): Promise<typeof Format> {
+  return (format ??= (await import('sql-formatter')).format);
+}
+
 function formatted(sql: string): string {
   try {
+    if (format === null) return sql;
     return format(sql, { language: 'sql', keywordCase: 'upper', tabWidth: 2 });
   } catch {
     return sql;
@@ -98,48 +109,53 @@ export const dbCollector: DataCollector<DbData> = {
   collect(ctx) {
     const recorded = ctx.queries ?? [];
     if (recorded.length === 0) return EMPTY;
-    // Parameters have no names: a secret is known by having been found in the request (its
-    // credential headers, secret-named query and body fields), then scrubbed wherever it recurs.
-    const { redaction } = ctx;
-    redaction.headers(ctx.request.headers);
-    redaction.url(ctx.request.url);
-    redaction.fields(ctx.request.query);
-    if (ctx.request.body !== null && typeof ctx.request.body === 'object') redaction.fields(ctx.request.body);
-    const groups = new Map<string, { count: number; durationMs: number; index: number }>();
-    for (const q of recorded) {
-      const g = groups.get(q.sql);
-      if (g) {
-        g.count++;
-        g.durationMs += q.durationMs;
-      } else groups.set(q.sql, { count: 1, durationMs: q.durationMs, index: groups.size + 1 });
-    }
-    const layouts = new Map([...groups.keys()].map((sql) => [sql, formatted(sql)]));
-    const stages = stagesOf(ctx.api);
-    const queries = recorded.map((q) => {
-      const parameters = scrubParameters(q.parameters, redaction);
-      return {
-        sql: q.sql,
-        formatted: layouts.get(q.sql)!,
-        parameters,
-        runnable: runnableSql(q.sql, parameters),
-        durationMs: q.durationMs,
-        atMs: q.atMs,
-        error: q.error === null ? null : redaction.scrub(q.error),
-        statement: groups.get(q.sql)!.index,
-        stage: stageAt(stages, q.atMs),
-      };
-    });
-    const origins = new Map<string, string>();
-    for (const q of recorded) if (q.origin && !origins.has(q.sql)) origins.set(q.sql, q.origin);
-    const statements = [...groups].map(([sql, g]) => ({ sql, count: g.count, durationMs: g.durationMs, repeated: g.count >= REPEATED_AT, origin: origins.get(sql) ?? null }));
-    return {
-      queries,
-      statements,
-      count: recorded.length,
-      durationMs: recorded.reduce((sum, q) => sum + q.durationMs, 0),
-      failed: recorded.filter((q) => q.error !== null).length,
-      notKept: ctx.queriesNotKept ?? 0,
-      slowMs: SLOW_MS,
-    };
+    if (format === null) return loadFormatter().then(() => collectQueries(ctx, recorded));
+    return collectQueries(ctx, recorded);
   },
 };
+
+function collectQueries(ctx: ProfiledRequest, recorded: readonly QueryRecord[]): DbData {
+  // Parameters have no names: a secret is known by having been found in the request (its
+  // credential headers, secret-named query and body fields), then scrubbed wherever it recurs.
+  const { redaction } = ctx;
+  redaction.headers(ctx.request.headers);
+  redaction.url(ctx.request.url);
+  redaction.fields(ctx.request.query);
+  if (ctx.request.body !== null && typeof ctx.request.body === 'object') redaction.fields(ctx.request.body);
+  const groups = new Map<string, { count: number; durationMs: number; index: number }>();
+  for (const q of recorded) {
+    const g = groups.get(q.sql);
+    if (g) {
+      g.count++;
+      g.durationMs += q.durationMs;
+    } else groups.set(q.sql, { count: 1, durationMs: q.durationMs, index: groups.size + 1 });
+  }
+  const layouts = new Map([...groups.keys()].map((sql) => [sql, formatted(sql)]));
+  const stages = stagesOf(ctx.api);
+  const queries = recorded.map((q) => {
+    const parameters = scrubParameters(q.parameters, redaction);
+    return {
+      sql: q.sql,
+      formatted: layouts.get(q.sql)!,
+      parameters,
+      runnable: runnableSql(q.sql, parameters),
+      durationMs: q.durationMs,
+      atMs: q.atMs,
+      error: q.error === null ? null : redaction.scrub(q.error),
+      statement: groups.get(q.sql)!.index,
+      stage: stageAt(stages, q.atMs),
+    };
+  });
+  const origins = new Map<string, string>();
+  for (const q of recorded) if (q.origin && !origins.has(q.sql)) origins.set(q.sql, q.origin);
+  const statements = [...groups].map(([sql, g]) => ({ sql, count: g.count, durationMs: g.durationMs, repeated: g.count >= REPEATED_AT, origin: origins.get(sql) ?? null }));
+  return {
+    queries,
+    statements,
+    count: recorded.length,
+    durationMs: recorded.reduce((sum, q) => sum + q.durationMs, 0),
+    failed: recorded.filter((q) => q.error !== null).length,
+    notKept: ctx.queriesNotKept ?? 0,
+    slowMs: SLOW_MS,
+  };
+}
