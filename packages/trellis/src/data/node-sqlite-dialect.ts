@@ -34,12 +34,13 @@ export interface NodeSqliteDialectOptions {
   readonly publishQueries?: boolean;
 }
 
-function publishQuery(compiled: CompiledQuery, start: number, error?: unknown): void {
+function publishQuery(compiled: CompiledQuery, start: number, error?: unknown, result?: QueryResult<unknown>): void {
   const durationMs = performance.now() - start;
   publish('dbQuery', () => ({
     sql: compiled.sql,
     parameters: compiled.parameters,
     durationMs,
+    ...(result ? { rows: result.rows.length > 0 || result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows) } : {}),
     ...(error !== undefined ? { error: error instanceof Error ? error.message : String(error) } : {}),
   }));
 }
@@ -70,7 +71,7 @@ class NodeSqliteConnection implements DatabaseConnection {
     const start = observed ? performance.now() : 0;
     try {
       const result = this.#execute<R>(compiled);
-      if (observed) publishQuery(compiled, start);
+      if (observed) publishQuery(compiled, start, undefined, result);
       return Promise.resolve(result);
     } catch (error) {
       if (observed) publishQuery(compiled, start, error);

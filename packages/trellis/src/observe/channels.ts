@@ -56,6 +56,8 @@ export interface DbQueryEvent {
   readonly parameters: readonly unknown[];
   readonly durationMs: number;
   readonly error?: string;
+  /** Rows returned, or affected by a write, when the driver says (node:sqlite does; pg through Kysely's log does not). */
+  readonly rows?: number;
 }
 
 export interface AuthenticationEvent {

@@ -118,6 +118,8 @@ export interface QueryRecord {
   /** When it started, in ms from the request's start. */
   readonly atMs: number;
   readonly error: string | null;
+  /** Rows returned or affected, when the driver said. */
+  readonly rows?: number;
   /** Where the app ran it (file:line), taken for a statement's second run only: the N+1 suspect's origin. */
   readonly origin?: string;
 }

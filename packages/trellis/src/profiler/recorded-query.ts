@@ -64,5 +64,6 @@ export function recordedQuery(event: DbQueryEvent, atMs: number): QueryRecord {
     durationMs: Math.round(event.durationMs * 1000) / 1000,
     atMs: Math.round(atMs * 1000) / 1000,
     error: event.error ?? null,
+    ...(event.rows !== undefined ? { rows: event.rows } : {}),
   };
 }

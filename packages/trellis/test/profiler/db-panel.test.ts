@@ -42,6 +42,8 @@ test('queries, statements, the N+1 flag and the badge', async () => {
     assert.equal(db.count, 8);
     const repeated = db.statements.find((s) => s.repeated);
     assert.equal(repeated?.count, 6);
+    // node:sqlite says how many rows each query returned.
+    assert.deepEqual((db.queries as unknown as { rows: number | null }[]).slice(0, 2).map((q) => q.rows), [6, 1]);
     assert.match(repeated!.sql, /select title from books where id = \?/);
     assert.equal(JSON.stringify(db.queries).includes('hunter2-in-a-param'), false, 'a secret in a parameter is redacted');
     // The runnable copy has the parameters written in, the secret still redacted.

@@ -18,6 +18,8 @@ export interface QueryData {
   readonly statement: number;
   /** The statement with its parameters written in, to paste into a database console. */
   readonly runnable: string;
+  /** Rows returned or affected, when the driver said (SQLite), else null. */
+  readonly rows: number | null;
   /** The resource pipeline stage it ran in (provide, process, …), when a resource operation ran. */
   readonly stage: string | null;
 }
@@ -144,6 +146,7 @@ function collectQueries(ctx: ProfiledRequest, recorded: readonly QueryRecord[]):
       error: q.error === null ? null : redaction.scrub(q.error),
       statement: groups.get(q.sql)!.index,
       stage: stageAt(stages, q.atMs),
+      rows: q.rows ?? null,
     };
   });
   const origins = new Map<string, string>();

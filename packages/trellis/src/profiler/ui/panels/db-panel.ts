@@ -34,8 +34,8 @@ export const dbPanel: Panel = {
 <div class="pf-metric"><div class="value">${data.failed}</div><div class="label">Failed</div></div></div>
 ${repeated.map((s) => html`<p class="pf-notice pf-repeated">The same statement ran ${s.count} times (${ms(s.durationMs)}): one query per row of another (N+1)? <code>${s.sql}</code>${s.origin ? html` from <code class="pf-origin">${s.origin}</code>` : ''}</p>`)}
 <h3>Queries</h3>
-<table class="pf-table pf-queries"><thead><tr><th>#</th><th>At</th><th>Time</th><th>Stage</th><th>Statement</th></tr></thead><tbody>${data.queries.map(
-      (q, i) => html`<tr class="${q.error !== null ? 'failed' : q.durationMs >= data.slowMs ? 'slow' : ''}"><td class="mono">${i + 1}</td><td class="mono">${ms(q.atMs)}</td><td class="mono">${ms(q.durationMs)}</td><td class="mono">${q.stage ?? ''}</td>
+<table class="pf-table pf-queries"><thead><tr><th>#</th><th>At</th><th>Time</th><th>Rows</th><th>Stage</th><th>Statement</th></tr></thead><tbody>${data.queries.map(
+      (q, i) => html`<tr class="${q.error !== null ? 'failed' : q.durationMs >= data.slowMs ? 'slow' : ''}"><td class="mono">${i + 1}</td><td class="mono">${ms(q.atMs)}</td><td class="mono">${ms(q.durationMs)}</td><td class="mono">${q.rows ?? '–'}</td><td class="mono">${q.stage ?? ''}</td>
 <td><pre class="pf-sql">${q.formatted}</pre>${ctx.explainHref && notExplainable(q.sql) === null ? html`<a class="pf-explain" href="${ctx.explainHref(profile.token, i + 1, q.sql)}">Explain</a>` : ''}${q.parameters.length > 0 ? html`<div class="pf-params">Parameters: ${q.parameters.map((p, n) => html`${n > 0 ? ', ' : ''}<code>${parameterText(p)}</code>`)}</div>` : ''}${q.parameters.length > 0 && q.runnable ? html`<details class="pf-runnable"><summary>Runnable query</summary><pre class="pf-sql">${q.runnable}</pre></details>` : ''}${q.error !== null ? html`<div class="pf-query-error">${q.error}</div>` : ''}</td></tr>`,
     )}</tbody></table>
 <h3>Statements</h3>
