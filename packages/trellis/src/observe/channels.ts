@@ -91,6 +91,9 @@ export interface AccessDecisionEvent {
   readonly expression?: string;
   /** For a path rule, the path pattern that matched. */
   readonly path?: string;
+  /** For securityPostDenormalize: the object as deserialised and as it was before (live objects: copy before keeping). */
+  readonly object?: unknown;
+  readonly previousObject?: unknown;
 }
 
 export interface NegotiationEvent {

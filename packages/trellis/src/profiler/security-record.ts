@@ -30,7 +30,24 @@ export type SecurityRecord =
       readonly message: string | null;
       readonly expression: string | null;
       readonly path: string | null;
+      /** securityPostDenormalize only: the new and the previous object, copied (at most MAX_OBJECT_CHARS of JSON each, else named). */
+      readonly object?: unknown;
+      readonly previous?: unknown;
     };
+
+/** An object kept in a decision record at most this long as JSON; a longer one is only named. */
+const MAX_OBJECT_CHARS = 4096;
+
+/** A copy of `value` as JSON has it (it may change after the check), or its name when too long. */
+function kept(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? null : text.length <= MAX_OBJECT_CHARS ? JSON.parse(text) : subjectName(value);
+  } catch {
+    return subjectName(value);
+  }
+}
 
 /** Security events kept per request: a loop of checks must not make a profile of unbounded size. */
 export const MAX_SECURITY_RECORDS = 500;
@@ -57,5 +74,6 @@ export function voteRecord(e: VoteEvent, atMs: number): SecurityRecord {
 }
 
 export function decisionRecord(e: AccessDecisionEvent, atMs: number): SecurityRecord {
-  return { kind: 'decision', atMs, attribute: e.attribute, granted: e.granted, stage: e.stage, message: e.message ?? null, expression: e.expression ?? null, path: e.path ?? null };
+  const decision = { kind: 'decision' as const, atMs, attribute: e.attribute, granted: e.granted, stage: e.stage, message: e.message ?? null, expression: e.expression ?? null, path: e.path ?? null };
+  return e.stage === 'post_denormalize' ? { ...decision, object: kept(e.object), previous: kept(e.previousObject) } : decision;
 }

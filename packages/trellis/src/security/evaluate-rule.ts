@@ -31,7 +31,7 @@ export async function evaluateRule(request: FastifyRequest, state: SecurityState
     isGranted: (attribute, subject = object) => state.decisions.decide(user, attribute, subject, request),
   };
   const granted = typeof rule === 'string' ? await ctx.isGranted(rule) : (await rule(ctx)) === true;
-  publish('accessDecision', () => ({ request, attribute: ruleLabel(rule), granted, stage, message: granted ? undefined : message, ...(typeof rule === 'function' ? { expression: ruleSource(rule) } : {}), ...(pathPattern ? { path: pathPattern } : {}) }));
+  publish('accessDecision', () => ({ request, attribute: ruleLabel(rule), granted, stage, message: granted ? undefined : message, ...(typeof rule === 'function' ? { expression: ruleSource(rule) } : {}), ...(pathPattern ? { path: pathPattern } : {}), ...(stage === 'post_denormalize' ? { object, previousObject } : {}) }));
   return granted;
 }
 

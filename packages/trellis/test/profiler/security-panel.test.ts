@@ -53,6 +53,12 @@ test('the security panel: user, roles, authenticators, decisions and votes; no c
     assert.match(data.decisions[1]!.expression ?? '', /authoredByUser|user/);
     assert.doesNotMatch(data.decisions[1]!.expression ?? '', /\S {2,}\S|\S +\)/, 'blanked type annotations are not shown as runs of spaces');
     assert.equal(data.denied, 1);
+    // securityPostDenormalize shows the object it judged (and the previous one: none for a create).
+    const judged = data.decisions[1] as unknown as { object: Record<string, unknown> | null; previous: unknown };
+    assert.equal(judged.object?.rating, 4);
+    assert.equal(judged.object?.body, 'Great');
+    assert.equal(judged.previous, null);
+    assert.match(page, /<details class="pf-objects"><summary>Objects<\/summary>/);
     assert.equal(json.includes(token), false, 'the bearer token is nowhere in the profile');
     assert.match(page, /<h2>Security<\/h2>/);
     assert.match(page, /ACCESS DENIED/);

@@ -50,7 +50,9 @@ export const securityCollector: DataCollector<SecurityData> = {
         pending.push({ voter: r.voter, attribute: r.attribute, subject: r.subject, vote: r.vote });
       } else {
         const { kind: _, ...decision } = r;
-        decisions.push({ ...decision, votes: pending });
+        // The objects are request data: secret-named fields go, like anywhere else in the profile.
+        const objects = r.stage === 'post_denormalize' ? { object: redaction.fields(r.object ?? null), previous: redaction.fields(r.previous ?? null) } : {};
+        decisions.push({ ...decision, ...objects, votes: pending });
         pending = [];
       }
     }
