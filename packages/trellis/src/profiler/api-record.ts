@@ -18,6 +18,9 @@ export interface ApiRecord {
   readonly resource: string;
   readonly operation: string;
   readonly stages: { readonly names: string[]; readonly startUs: number[]; readonly durationUs: number[]; readonly outcomes: ResourceStageEvent['outcome'][] };
+  /** The operation's provider and processor, by name. */
+  provider?: string;
+  processor?: string;
   readonly negotiation: { readonly accept: string | null; readonly format: string | null; readonly mediaType: string | null; readonly extension: string | null } | null;
 }
 
@@ -27,6 +30,10 @@ export const MAX_STAGES = 100;
 export function addStage(api: ApiRecord | null, e: ResourceStageEvent, endMs: number): ApiRecord {
   const record = api ?? { resource: e.resource, operation: e.operation, stages: { names: [], startUs: [], durationUs: [], outcomes: [] }, negotiation: null };
   const s = record.stages;
+  if (e.detail && typeof e.detail.provider === 'string') {
+    record.provider = e.detail.provider;
+    record.processor = String(e.detail.processor);
+  }
   if (s.names.length < MAX_STAGES) {
     s.names.push(e.stage);
     s.startUs.push(Math.max(0, Math.round((endMs - e.durationMs) * 1000)));

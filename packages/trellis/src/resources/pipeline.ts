@@ -22,6 +22,14 @@ import { isPage, type Item, type OperationContext, type Page, type PaginationSta
 const NO_PAGINATION: PaginationState = { enabled: false, page: 1, itemsPerPage: 0, partial: false };
 const NO_EMBED: ReadonlySet<string> = new Set();
 
+/** A provider's or processor's name for the profiler: its class, or its function's name. */
+function nameOf(part: object): string {
+  const ctor = (part as { constructor?: { name?: string } }).constructor?.name;
+  if (ctor && ctor !== 'Object') return ctor;
+  const fn = (part as { provide?: { name?: string }; process?: { name?: string } }).provide ?? (part as { process?: { name?: string } }).process;
+  return fn?.name || '(function)';
+}
+
 /** Times the stages of one request and publishes each on `trellis:resource:stage`. */
 class StageClock {
   readonly #request: FastifyRequest;
@@ -120,7 +128,7 @@ export class OperationPipeline {
       }
       const { format, contentType } = this.#negotiator.choose(request, extension);
       varyOnAccept(reply);
-      clock.next('provide', 'ok', clock.observed ? { format: format.name } : undefined);
+      clock.next('provide', 'ok', clock.observed ? { format: format.name, provider: nameOf(op.provider), processor: nameOf(op.processor) } : undefined);
 
       const query = request.query as QueryParams;
       checkQuerySize(query);

@@ -67,6 +67,17 @@ test('the API panel: operation, negotiation, stages, filters, conditional outcom
     const conditional = await profileOf(notModified);
     assert.deepEqual(conditional.api.conditional, { ifMatch: null, ifNoneMatch: etag, etag, outcome: 'not modified' });
 
+    // Provider and processor by name; a 422's input and violations.
+    assert.ok(byExtension.api.provider && byExtension.api.provider !== '(function)', `provider: ${byExtension.api.provider}`);
+    assert.ok(byExtension.api.processor, 'processor');
+    const login = (await app.inject({ method: 'POST', url: '/auth', payload: { email: 'alice@bookshop.test', password: 'alice-password' } })).json() as { token: string };
+    const invalid = await app.inject({ method: 'POST', url: '/reviews', headers: { authorization: `Bearer ${login.token}`, 'content-type': 'application/ld+json' }, payload: { rating: 9, body: 'Too good', author: '/users/2', book: '/books/1' } });
+    assert.equal(invalid.statusCode, 422, invalid.body);
+    const rejected = await profileOf(invalid);
+    assert.equal(rejected.api.inputFormat, 'application/ld+json');
+    assert.match(rejected.page, /<h3>Input <small class="pf-note">\d+ bytes<\/small><\/h3><pre class="pf-body">[^<]*&quot;rating&quot;: 9/);
+    assert.match(rejected.page, /<h3>Validation<\/h3><table class="pf-table pf-violations">[\s\S]*<td class="mono">rating<\/td>/);
+
     const nonResource = await profileOf(await app.inject({ url: '/docs.json' }));
     assert.equal(nonResource.api.resource, null);
     assert.match(nonResource.page, /No resource operation ran/);

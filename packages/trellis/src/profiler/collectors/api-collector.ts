@@ -5,6 +5,11 @@ export interface ApiData {
   /** The resource and operation that ran, or null when the route is not a resource operation. */
   readonly resource: string | null;
   readonly operation: string | null;
+  /** The operation's provider and processor, by name. */
+  readonly provider: string | null;
+  readonly processor: string | null;
+  /** The request body's media type, for an operation that reads one. */
+  readonly inputFormat: string | null;
   /** The pipeline's stages in order (negotiate, provide, security, deserialize, …) with their outcome. */
   readonly stages: readonly StageRecord[];
   readonly negotiation: {
@@ -42,6 +47,9 @@ export const apiCollector: DataCollector<ApiData> = {
     return redaction.scrub({
       resource: api?.resource ?? null,
       operation: api?.operation ?? null,
+      provider: api?.provider ?? null,
+      processor: api?.processor ?? null,
+      inputFormat: header(ctx.request.headers, 'content-type'),
       stages: stagesOf(api),
       negotiation: n === null ? null : { accept: n.accept, format: n.format, mediaType: n.mediaType, decidedBy: n.extension === null ? 'accept' : 'extension', extension: n.extension },
       query: redaction.fields(ctx.request.query),

@@ -1,10 +1,36 @@
-import { html } from '../../../html/html.ts';
+import { html, type SafeHtml } from '../../../html/html.ts';
+import type { RequestData } from '../../collectors/request-collector.ts';
+import type { ResponseData } from '../../collectors/response-collector.ts';
+import type { Profile } from '../../profile.ts';
 import type { ApiData } from '../../collectors/api-collector.ts';
-import { keyValueTable } from './key-value-table.ts';
+import { bodyView, keyValueTable } from './key-value-table.ts';
 import { dataOf, type Panel } from './panel.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const STAGE_NAMES: Record<string, string> = { post_denormalize: 'securityPostDenormalize', security: 'security' };
+
+/** The deserialised input, as the Request panel keeps it (redacted, cut at the body limit). */
+function input(profile: Profile): SafeHtml | string {
+  const body = dataOf<RequestData>(profile, 'request')?.body;
+  return body && body.text !== null ? bodyView('Input', body) : '';
+}
+
+/** A 422's violations, read from the problem document the response carried. */
+function violations(profile: Profile): SafeHtml | string {
+  if (profile.statusCode !== 422) return '';
+  const text = dataOf<ResponseData>(profile, 'response')?.body.text;
+  let list: { propertyPath?: unknown; message?: unknown }[] = [];
+  try {
+    const parsed = JSON.parse(text ?? 'null') as { violations?: unknown };
+    if (Array.isArray(parsed?.violations)) list = parsed.violations as typeof list;
+  } catch {
+    return '';
+  }
+  if (list.length === 0) return '';
+  return html`<h3>Validation</h3><table class="pf-table pf-violations"><thead><tr><th>Property</th><th>Violation</th></tr></thead><tbody>${list.map(
+    (v) => html`<tr><td class="mono">${String(v.propertyPath ?? '')}</td><td>${String(v.message ?? '')}</td></tr>`,
+  )}</tbody></table>`;
+}
 
 /** API Platform's view for Trellis: operation, negotiation, the pipeline's stages, filters and conditional requests. */
 export const apiPanel: Panel = {
@@ -25,6 +51,10 @@ export const apiPanel: Panel = {
 <div class="pf-metrics"><div class="pf-metric"><div class="value">${data.resource}</div><div class="label">Resource</div></div>
 <div class="pf-metric"><div class="value mono">${data.operation}</div><div class="label">Operation</div></div>
 <div class="pf-metric"><div class="value mono">${n?.format ?? '(none)'}</div><div class="label">Format</div></div></div>
+<table class="pf-table pf-operation"><tbody>
+<tr><th scope="row">Provider</th><td><code>${data.provider ?? '–'}</code></td></tr>
+<tr><th scope="row">Processor</th><td><code>${data.processor ?? '–'}</code></td></tr>
+<tr><th scope="row">Input format</th><td><code>${data.inputFormat ?? '(no body)'}</code></td></tr></tbody></table>
 <h3>Format negotiation</h3>
 ${n === null ? html`<p class="pf-empty">No format was negotiated (the request failed before).</p>` : html`<table class="pf-table pf-negotiation"><tbody>
 <tr><th scope="row">Media type</th><td><code>${n.mediaType ?? ''}</code></td></tr>
@@ -35,6 +65,8 @@ ${n === null ? html`<p class="pf-empty">No format was negotiated (the request fa
       (s) => html`<tr class="${s.outcome}"><td class="mono">${STAGE_NAMES[s.stage] ?? s.stage}</td><td class="mono">${ms(s.startMs)}</td><td class="mono">${s.outcome === 'skipped' ? '' : ms(s.durationMs)}</td><td>${s.outcome}</td></tr>`,
     )}</tbody></table>
 ${keyValueTable('Filters, order and pagination', data.query)}
+${input(profile)}
+${violations(profile)}
 <h3>Conditional request</h3>
 <table class="pf-table pf-conditional"><tbody>
 <tr><th scope="row">If-None-Match</th><td><code>${c.ifNoneMatch ?? '(none)'}</code></td></tr>
