@@ -36,6 +36,9 @@ test('cookies, server parameters, and filtered logs', async (t) => {
   const response = await page('panel=response');
   assert.match(response, /<th scope="row">sid<\/th><td>\[redacted\]; Path=\/; HttpOnly; SameSite=Lax<\/td>/);
 
+  // Log records are marks on the Performance timeline, with their message on hover.
+  const time = await page('panel=time');
+  assert.match(time, /<div class="row log"><span class="mono">warn cart<\/span><svg[^>]*><title>warn cart: cart almost full<\/title>/);
   const logs = await page('panel=logs');
   assert.match(logs, /<span class="level-warn">warn 1<\/span>/);
   assert.match(logs, /<span class="level-error">error 1<\/span>/);

@@ -3,6 +3,7 @@ import type { ApiData } from '../../collectors/api-collector.ts';
 import type { DbData } from '../../collectors/db-collector.ts';
 import type { HttpClientData } from '../../collectors/http-client-collector.ts';
 import type { TimeData } from '../../collectors/time-collector.ts';
+import type { LogsData } from '../../collectors/logs-collector.ts';
 import { formatTime } from '../format-time.ts';
 import { dataOf, type Panel } from './panel.ts';
 
@@ -28,6 +29,10 @@ function rows(profile: Parameters<Panel['render']>[0], time: TimeData): Row[] {
   for (const c of dataOf<HttpClientData>(profile, 'http_client')?.calls ?? []) {
     out.push({ group: 'http', label: `${c.method} ${c.url.replace(/^https?:\/\//, '').slice(0, 40)}`, startMs: c.atMs, durationMs: c.durationMs ?? 0, detail: `${c.method} ${c.url} → ${c.status ?? c.error ?? 'no response'}` });
   }
+  // Log records are instants: a mark on the axis, always shown.
+  for (const l of dataOf<LogsData>(profile, 'logs')?.records ?? []) {
+    out.push({ group: 'log', label: `${l.level} ${l.channel}`, startMs: Math.max(0, l.time - time.startTime), durationMs: 0, detail: `${l.level} ${l.channel}: ${l.message.slice(0, 300)}` });
+  }
   return out;
 }
 
@@ -42,7 +47,7 @@ export const timePanel: Panel = {
     const min = Math.max(0, Number(ctx.params?.min ?? 0) || 0);
     const all = rows(profile, data);
     // Lifecycle phases always show: they are the axis the rest hangs on.
-    const shown = all.filter((r) => r.group === 'phase' || r.durationMs >= min);
+    const shown = all.filter((r) => r.group === 'phase' || r.group === 'log' || r.durationMs >= min);
     const total = Math.max(data.durationMs, ...all.map((r) => r.startMs + r.durationMs), 0.001);
     const pct = (n: number) => Math.min(100, (n / total) * 100);
     const hidden = all.length - shown.length;
