@@ -14,7 +14,7 @@ const profileWith = (collectors: Record<string, unknown>) => ({ collectors }) as
 
 test('a defined panel is a panel with its collector, named by its id', () => {
   assert.equal(panel.name, 'cache-hits');
-  assert.equal(panel.collector.name, 'cache-hits');
+  assert.equal(panel.collector?.name, 'cache-hits');
   assert.equal(isProfilerPanel(panel), true);
   assert.equal(isProfilerPanel({ name: 'x', label: 'X', badge: () => null, render: () => html`` }), false);
 });

@@ -13,21 +13,24 @@ export interface ProfilerPanelDefinition<D> {
   /**
    * The panel's data for one request: JSON-safe, taken from the request as the profiler recorded
    * it (`ProfiledRequest`), with values that may be secret passed through `request.redaction`.
-   * Runs after the response is sent, on the request thread; keeps no state between requests.
+   * Runs after the response is sent (an app's panels on the request thread; the built-in ones
+   * where profiles are built); keeps no state between requests. A panel about the process rather
+   * than the request (Configuration) has none: its `render` is given null.
    */
-  collect(request: ProfiledRequest): D | Promise<D>;
+  collect?(request: ProfiledRequest): D | Promise<D>;
   /** The panel's page, built with the `html` template (every value escaped). */
   render(data: D, profile: Profile, ctx: PanelContext): SafeHtml;
   /** A short count or flag for the menu; none when absent or null. */
   badge?(data: D, profile: Profile): { readonly text: string; readonly level?: 'error' | 'warn' } | null;
 }
 
-/** A panel with the collector that feeds it: give it to the profiler's `panels`. */
+/** A panel with the collector that feeds it (null: it collects nothing): give it to the profiler's `panels`. */
 export interface ProfilerPanel extends Panel {
-  readonly collector: DataCollector;
+  readonly collector: DataCollector | null;
 }
 
 const ID = /^[a-z][a-z0-9]*([-_][a-z0-9]+)*$/;
+
 
 /**
  * One profiler panel as one unit: its collector and its page, registered together through the
@@ -40,12 +43,13 @@ export function defineProfilerPanel<D>(definition: ProfilerPanelDefinition<D>): 
   return {
     name: id,
     label,
-    collector: { name: id, collect: (request) => definition.collect(request) },
+    collector: definition.collect ? { name: id, collect: (request) => definition.collect!(request) } : null,
     badge(profile) {
       const data = dataOf<D>(profile, id);
       return data === null || !definition.badge ? null : definition.badge(data, profile);
     },
     render(profile, ctx) {
+      if (!definition.collect) return definition.render(null as D, profile, ctx);
       const data = dataOf<D>(profile, id);
       if (data === null) return emptyPanel(label);
       return definition.render(data, profile, ctx);
@@ -58,6 +62,7 @@ function emptyPanel(label: string): SafeHtml {
   return html`<h2>${label}</h2><p class="pf-empty">No data was collected for this panel.</p>`;
 }
 
-export function isProfilerPanel(panel: Panel): panel is ProfilerPanel {
+/** A panel that brings a collector along (one made with `defineProfilerPanel` that collects). */
+export function isProfilerPanel(panel: Panel): panel is ProfilerPanel & { readonly collector: DataCollector } {
   return typeof (panel as Partial<ProfilerPanel>).collector === 'object' && (panel as Partial<ProfilerPanel>).collector !== null;
 }

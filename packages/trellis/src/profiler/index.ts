@@ -11,7 +11,7 @@ export { openProfileStorage } from './storage/open-profile-storage.ts';
 export { bulkWrite } from './storage/bulk-write.ts';
 export { syntheticProfiles } from './storage/synthetic-profiles.ts';
 export type { Panel, PanelContext } from './ui/panels/panel.ts';
-export { defaultPanels } from './ui/panels/default-panels.ts';
+export { defaultPanels } from './panels/default-panels.ts';
 export { defineProfilerPanel, type ProfilerPanel, type ProfilerPanelDefinition } from './define-profiler-panel.ts';
 export type { AppFacts } from './app-facts.ts';
 export { formatTime } from './ui/format-time.ts';

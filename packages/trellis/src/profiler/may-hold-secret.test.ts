@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import { buildProfile, summaryOf } from './build-profile.ts';
-import { defaultCollectors } from './collectors/default-collectors.ts';
+import { defaultCollectors } from './panels/default-collectors.ts';
 import { mayHoldSecret, type SnapshotText } from './may-hold-secret.ts';
 import { cleanSnapshotFor, snapshotFor } from './profile-sink.contract.ts';
 import type { RequestSnapshot } from './profiled-request.ts';

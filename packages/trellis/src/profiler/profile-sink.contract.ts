@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import { buildProfile, type BuildOptions } from './build-profile.ts';
-import { defaultCollectors } from './collectors/default-collectors.ts';
+import { defaultCollectors } from './panels/default-collectors.ts';
 import type { Profile } from './profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisForTests } from '../testing/services.ts';
-import { defaultCollectors } from './collectors/default-collectors.ts';
+import { defaultCollectors } from './panels/default-collectors.ts';
 import { InProcessProfileSink } from './in-process-profile-sink.ts';
 import { cleanSnapshotFor, profileSinkContract, SINK_BUILD, snapshotFor, type OpenSink } from './profile-sink.contract.ts';
 import type { WriterLog } from './profile-writer.ts';

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { ExplainSigner } from './explain/explain-signer.ts';
 import { isProfilerPanel, type ProfilerPanel } from './define-profiler-panel.ts';
 import { appFacts, type AppFacts } from './app-facts.ts';
-import { defaultCollectors } from './collectors/default-collectors.ts';
+import { defaultCollectors } from './panels/default-collectors.ts';
 import type { DataCollector } from './data-collector.ts';
 import { InProcessProfileSink } from './in-process-profile-sink.ts';
 import { keepPolicy } from './keep-policy.ts';
@@ -17,7 +17,7 @@ import { isThreadLocal, openProfileStorage } from './storage/open-profile-storag
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { ThreadProfileSink } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
-import { defaultPanels } from './ui/panels/default-panels.ts';
+import { defaultPanels } from './panels/default-panels.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import type { Profile } from './profile.ts';
 import { profileOf } from './stored-profile.ts';

@@ -7,7 +7,7 @@
  * thread-profile-sink.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { defaultCollectors } from './collectors/default-collectors.ts';
+import { defaultCollectors } from './panels/default-collectors.ts';
 import { lowerThreadPriority } from './lower-thread-priority.ts';
 import { mayHoldSecret } from './may-hold-secret.ts';
 import type { RequestSnapshot } from './profiled-request.ts';

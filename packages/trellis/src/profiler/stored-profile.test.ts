@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildProfile, summaryOf } from './build-profile.ts';
-import { defaultCollectors } from './collectors/default-collectors.ts';
+import { defaultCollectors } from './panels/default-collectors.ts';
 import type { Profile } from './profile.ts';
 import { cleanSnapshotFor, SINK_BUILD } from './profile-sink.contract.ts';
 import { deferredRecord, profileOf, recordOf } from './stored-profile.ts';

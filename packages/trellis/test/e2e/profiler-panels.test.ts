@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createApp } from '../../src/app/create-app.ts';
 import { openDatabase, type Database } from '../../src/data/database.ts';
 import { createLogger } from '../../src/logging/create-logger.ts';
-import { defaultPanels } from '../../src/profiler/ui/panels/default-panels.ts';
+import { defaultPanels } from '../../src/profiler/panels/default-panels.ts';
 import { ARTIFACTS_DIR, browserSkipReason, launchBrowser } from '../../src/testing/browser.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
-import type { ApiData } from '../../src/profiler/collectors/api-collector.ts';
-import type { DbData } from '../../src/profiler/collectors/db-collector.ts';
+import type { ApiData } from '../../src/profiler/panels/api/api-collector.ts';
+import type { DbData } from '../../src/profiler/panels/db/db-collector.ts';
 import { BROWSER } from './profiler-app.ts';
 
 test('the API panel: operation, negotiation, stages, filters, conditional outcome; queries know their stage', async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
-import type { EventsData } from '../../src/profiler/collectors/events-collector.ts';
+import type { EventsData } from '../../src/profiler/panels/events/events-collector.ts';
 import { BROWSER } from './profiler-app.ts';
 
 test('the events of a request that signs in and reads, in order, and of a 404', async () => {

@@ -9,7 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { createApp } from '../../src/app/create-app.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
-import type { HttpClientData } from '../../src/profiler/collectors/http-client-collector.ts';
+import type { HttpClientData } from '../../src/profiler/panels/http-client/http-client-collector.ts';
 import { BROWSER } from './profiler-app.ts';
 
 test('an outgoing fetch is in the caller profile, linked to the callee profile; a failed one is flagged', async (t) => {

@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildProfile } from '../../src/profiler/build-profile.ts';
-import { defaultCollectors } from '../../src/profiler/collectors/default-collectors.ts';
+import { defaultCollectors } from '../../src/profiler/panels/default-collectors.ts';
 import { HOSTILE_MARKUP, hostileSnapshot } from '../../src/profiler/data-collector.contract.ts';
 import { DEFAULT_SECRET_KEYS } from '../../src/logging/redact-secrets.ts';
-import { defaultPanels } from '../../src/profiler/ui/panels/default-panels.ts';
+import { defaultPanels } from '../../src/profiler/panels/default-panels.ts';
 import { escapeHtml } from '../../src/html/html.ts';
 
 test('every built-in panel shows markup from the request escaped', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { BROWSER, allProfiles, allRecords, profilerApp } from './profiler-app.ts';
-import { defaultPanels } from '../../src/profiler/ui/panels/default-panels.ts';
+import { defaultPanels } from '../../src/profiler/panels/default-panels.ts';
 
 const CANARY = 'canary-7f3e9b1d';
 const PAGES = (token: string) => [

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
-import type { RouterData } from '../../src/profiler/collectors/router-collector.ts';
+import type { RouterData } from '../../src/profiler/panels/router/router-collector.ts';
 import { BROWSER } from './profiler-app.ts';
 
 test('the routing panel: matched route, parameters and methods; the trace of a 404 and a 405', async () => {

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
-import type { SecurityData } from '../../src/profiler/collectors/security-collector.ts';
+import type { SecurityData } from '../../src/profiler/panels/security/security-collector.ts';
 import { BROWSER } from './profiler-app.ts';
 
 test('the security panel: user, roles, authenticators, decisions and votes; no credential anywhere', async () => {

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { html } from '../../html/html.ts';
 import { HttpError } from '../../kernel/http-error.ts';
 import { isDatabaseUnavailable } from '../../data/database-unavailable.ts';
-import type { DbData } from '../collectors/db-collector.ts';
+import type { DbData } from '../panels/db/db-collector.ts';
 import type { Profile } from '../profile.ts';
 import { layout } from '../ui/layout.ts';
 import { dataOf } from '../ui/panels/panel.ts';

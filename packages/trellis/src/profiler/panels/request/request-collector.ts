@@ -1,7 +1,7 @@
-import type { DataCollector } from '../data-collector.ts';
-import { captureParsedBody, type CapturedBody } from '../capture-body.ts';
-import type { Redaction } from '../redact.ts';
-import { requestCookies } from '../cookies.ts';
+import type { DataCollector } from '../../data-collector.ts';
+import { captureParsedBody, type CapturedBody } from '../../capture-body.ts';
+import type { Redaction } from '../../redact.ts';
+import { requestCookies } from '../../cookies.ts';
 
 export interface RequestData {
   readonly method: string;

@@ -1,6 +1,6 @@
-import type { DataCollector } from '../data-collector.ts';
-import type { RouteTraceEntry } from '../route-trace.ts';
-import { routedPath } from '../../kernel/routed-path.ts';
+import type { DataCollector } from '../../data-collector.ts';
+import type { RouteTraceEntry } from '../../route-trace.ts';
+import { routedPath } from '../../../kernel/routed-path.ts';
 
 export interface RouterData {
   /** The route that answered (its pattern), or null. */

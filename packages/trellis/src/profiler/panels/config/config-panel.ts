@@ -1,6 +1,6 @@
 import { html } from '../../../html/html.ts';
-import { keyValueTable } from './key-value-table.ts';
-import type { Panel } from './panel.ts';
+import { keyValueTable } from '../../ui/panels/key-value-table.ts';
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
 
 /**
  * Symfony's Configuration panel for Trellis: versions, environment, features, the resources and
@@ -8,11 +8,10 @@ import type { Panel } from './panel.ts';
  * redacted). It describes the running process as it is now, not as it was when the request ran:
  * the same for every request, so it is not stored in each profile.
  */
-export const configPanel: Panel = {
-  name: 'config',
+export const configPanel: ProfilerPanel = defineProfilerPanel<null>({
+  id: 'config',
   label: 'Configuration',
-  badge: () => null,
-  render(_profile, ctx) {
+  render(_data, _profile, ctx) {
     const facts = ctx.app?.();
     if (!facts) return html`<h2>Configuration</h2><p class="pf-empty">No configuration is available here.</p>`;
     return html`<h2>Configuration</h2>
@@ -26,4 +25,4 @@ ${facts.resources.length === 0 ? html`<p class="pf-empty">No resources are decla
     )}</tbody></table>`}
 ${keyValueTable('Process environment', facts.env)}`;
   },
-};
+});

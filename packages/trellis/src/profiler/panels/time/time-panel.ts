@@ -1,11 +1,14 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { timeCollector } from './time-collector.ts';
 import { html, type SafeHtml } from '../../../html/html.ts';
-import type { ApiData } from '../../collectors/api-collector.ts';
-import type { DbData } from '../../collectors/db-collector.ts';
-import type { HttpClientData } from '../../collectors/http-client-collector.ts';
-import type { TimeData } from '../../collectors/time-collector.ts';
-import type { LogsData } from '../../collectors/logs-collector.ts';
-import { formatTime } from '../format-time.ts';
-import { dataOf, type Panel } from './panel.ts';
+import type { ApiData } from '../api/api-collector.ts';
+import type { DbData } from '../db/db-collector.ts';
+import type { HttpClientData } from '../http-client/http-client-collector.ts';
+import type { TimeData } from './time-collector.ts';
+import type { LogsData } from '../logs/logs-collector.ts';
+import { formatTime } from '../../ui/format-time.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
+import type { Profile } from '../../profile.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
@@ -20,7 +23,7 @@ interface Row {
 }
 
 /** Every timed event of the profile on one axis: phases, resource stages, queries, outgoing calls. */
-function rows(profile: Parameters<Panel['render']>[0], time: TimeData): Row[] {
+function rows(profile: Profile, time: TimeData): Row[] {
   const out: Row[] = time.phases.map((p) => ({ group: 'phase', label: p.name, startMs: p.startMs, durationMs: p.durationMs, detail: `${p.name}: ${ms(p.durationMs)}` }));
   for (const s of dataOf<ApiData>(profile, 'api')?.stages ?? []) {
     if (s.outcome !== 'skipped') out.push({ group: 'stage', label: s.stage, startMs: s.startMs, durationMs: s.durationMs, detail: `${s.stage} (${s.outcome}): ${ms(s.durationMs)}` });
@@ -37,13 +40,12 @@ function rows(profile: Parameters<Panel['render']>[0], time: TimeData): Row[] {
 }
 
 /** Symfony's Performance panel: one timeline (SVG) of everything timed, with a threshold to hide short events. */
-export const timePanel: Panel = {
-  name: 'time',
+export const timePanel: ProfilerPanel = defineProfilerPanel<TimeData>({
+  id: 'time',
   label: 'Performance',
-  badge: (profile) => ({ text: ms(profile.durationMs) }),
-  render(profile, ctx) {
-    const data = dataOf<TimeData>(profile, 'time');
-    if (!data) return html`<h2>Performance</h2><p class="pf-empty">No timing data was collected.</p>`;
+    collect: (request) => timeCollector.collect(request),
+badge: (_data, profile) => ({ text: ms(profile.durationMs) }),
+  render(data, profile, ctx) {
     const min = Math.max(0, Number(ctx.params?.min ?? 0) || 0);
     const all = rows(profile, data);
     // Lifecycle phases always show: they are the axis the rest hangs on.
@@ -65,4 +67,4 @@ ${shown.length === 0
       html`<div class="row ${r.group}"><span class="mono">${r.label}</span><svg class="track" viewBox="0 0 100 1" preserveAspectRatio="none" role="img" aria-label="${r.detail}"><title>${r.detail}</title><rect class="bar ${r.group}" x="${pct(r.startMs).toFixed(2)}" y="0" width="${Math.max(0.4, pct(r.durationMs)).toFixed(2)}" height="1"/></svg><span class="ms">${ms(r.durationMs)}</span></div>`,
     )}</div>`}`;
   },
-};
+});

@@ -1,15 +1,16 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { requestCollector } from './request-collector.ts';
 import { html } from '../../../html/html.ts';
-import type { RequestData } from '../../collectors/request-collector.ts';
-import { bodyView, keyValueTable } from './key-value-table.ts';
-import { dataOf, type Panel } from './panel.ts';
+import type { RequestData } from './request-collector.ts';
+import { bodyView, keyValueTable } from '../../ui/panels/key-value-table.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
 
-export const requestPanel: Panel = {
-  name: 'request',
+export const requestPanel: ProfilerPanel = defineProfilerPanel<RequestData>({
+  id: 'request',
   label: 'Request',
-  badge: () => null,
-  render(profile) {
-    const data = dataOf<RequestData>(profile, 'request');
-    if (!data) return html`<h2>Request</h2><p class="pf-empty">No request data was collected.</p>`;
+    collect: (request) => requestCollector.collect(request),
+badge: () => null,
+  render(data, profile, ctx) {
     return html`<h2>Request</h2>
 <div class="pf-metrics"><div class="pf-metric"><div class="value">${data.method}</div><div class="label">Method</div></div>
 <div class="pf-metric"><div class="value mono">${data.route ?? '(no route)'}</div><div class="label">Route</div></div>
@@ -22,4 +23,4 @@ ${keyValueTable('Cookies', data.cookies)}
 ${bodyView('Body', data.body)}
 ${keyValueTable('Server parameters', data.server)}`;
   },
-};
+});

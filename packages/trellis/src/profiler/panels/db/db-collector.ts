@@ -1,10 +1,10 @@
 import type { format as Format } from 'sql-formatter';
-import type { DataCollector } from '../data-collector.ts';
-import type { ProfiledRequest, QueryRecord } from '../profiled-request.ts';
-import { isCutParameter } from '../recorded-query.ts';
-import { runnableSql } from '../runnable-sql.ts';
-import { stagesOf } from '../api-record.ts';
-import type { Redaction } from '../redact.ts';
+import type { DataCollector } from '../../data-collector.ts';
+import type { ProfiledRequest, QueryRecord } from '../../profiled-request.ts';
+import { isCutParameter } from '../../recorded-query.ts';
+import { runnableSql } from '../../runnable-sql.ts';
+import { stagesOf } from '../../api-record.ts';
+import type { Redaction } from '../../redact.ts';
 
 export interface QueryData {
   readonly sql: string;

@@ -1,22 +1,23 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { httpClientCollector } from './http-client-collector.ts';
 import { html, safeHref } from '../../../html/html.ts';
-import type { HttpClientData } from '../../collectors/http-client-collector.ts';
-import { keyValueTable } from './key-value-table.ts';
-import { dataOf, type Panel } from './panel.ts';
+import type { HttpClientData } from './http-client-collector.ts';
+import { keyValueTable } from '../../ui/panels/key-value-table.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
 
 const ms = (n: number | null) => (n === null ? 'running' : `${n.toFixed(n < 10 ? 2 : 1)} ms`);
 
 /** Symfony's HTTP Client panel for Trellis: the app's outgoing `fetch` calls, linked to the callee's profile. */
-export const httpClientPanel: Panel = {
-  name: 'http_client',
+export const httpClientPanel: ProfilerPanel = defineProfilerPanel<HttpClientData>({
+  id: 'http_client',
   label: 'HTTP Client',
-  badge(profile) {
-    const data = dataOf<HttpClientData>(profile, 'http_client');
-    if (!data || data.count === 0) return null;
+    collect: (request) => httpClientCollector.collect(request),
+badge(data, profile) {
+    if (data.count === 0) return null;
     return { text: String(data.count), ...(data.failed > 0 ? { level: 'error' as const } : {}) };
   },
-  render(profile) {
-    const data = dataOf<HttpClientData>(profile, 'http_client');
-    if (!data || data.count === 0) return html`<h2>HTTP Client</h2><p class="pf-empty">No outgoing HTTP request was made for this request.</p>`;
+  render(data, profile, ctx) {
+    if (data.count === 0) return html`<h2>HTTP Client</h2><p class="pf-empty">No outgoing HTTP request was made for this request.</p>`;
     return html`<h2>HTTP Client</h2>
 <div class="pf-metrics"><div class="pf-metric"><div class="value">${data.count}</div><div class="label">Requests</div></div>
 <div class="pf-metric"><div class="value">${ms(data.durationMs)}</div><div class="label">Total time</div></div>
@@ -27,4 +28,4 @@ ${c.profile !== null ? html`<p class="pf-related">Profile of the callee: <a href
 ${keyValueTable('Request headers', c.requestHeaders)}${c.responseHeaders ? keyValueTable('Response headers', c.responseHeaders) : ''}`,
 )}`;
   },
-};
+});

@@ -1,22 +1,23 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { logsCollector } from './logs-collector.ts';
 import { html } from '../../../html/html.ts';
 import { logsView } from '../../../errors/exception-view.ts';
-import type { LogsData } from '../../collectors/logs-collector.ts';
-import { dataOf, type Panel } from './panel.ts';
+import type { LogsData } from './logs-collector.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
 
-export const logsPanel: Panel = {
-  name: 'logs',
+export const logsPanel: ProfilerPanel = defineProfilerPanel<LogsData>({
+  id: 'logs',
   label: 'Logs',
-  badge(profile) {
-    const data = dataOf<LogsData>(profile, 'logs');
-    if (!data || data.records.length === 0) return null;
+    collect: (request) => logsCollector.collect(request),
+badge(data, profile) {
+    if (data.records.length === 0) return null;
     const errors = (data.levels.error ?? 0) + (data.levels.fatal ?? 0);
     if (errors > 0) return { text: String(errors), level: 'error' };
     const warnings = data.levels.warn ?? 0;
     return warnings > 0 ? { text: String(warnings), level: 'warn' } : { text: String(data.records.length) };
   },
-  render(profile, ctx) {
-    const data = dataOf<LogsData>(profile, 'logs');
-    const records = data?.records ?? [];
+  render(data, profile, ctx) {
+    const records = data.records ?? [];
     // Filters are plain GET parameters (a form, no script): ?panel=logs&level=error&channel=request.
     const level = ctx.params?.level ?? '';
     const channel = ctx.params?.channel ?? '';
@@ -32,4 +33,4 @@ ${records.length === 0 ? '' : html`<p class="pf-log-counts">${levels.map((l, i) 
 <button type="submit">Filter</button>${shown.length < records.length ? html` <span class="pf-note">${shown.length} of ${records.length} shown</span>` : ''}</form>`}
 ${logsView(shown)}</div>`;
   },
-};
+});

@@ -1,5 +1,5 @@
-import type { DataCollector } from '../data-collector.ts';
-import { withFrames, type FlatException } from '../../errors/flatten-error.ts';
+import type { DataCollector } from '../../data-collector.ts';
+import { withFrames, type FlatException } from '../../../errors/flatten-error.ts';
 
 export interface ExceptionData {
   /** The last error of the request, outermost first, with traces; empty when none was thrown. */

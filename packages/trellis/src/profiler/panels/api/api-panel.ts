@@ -1,10 +1,12 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { apiCollector } from './api-collector.ts';
 import { html, type SafeHtml } from '../../../html/html.ts';
-import type { RequestData } from '../../collectors/request-collector.ts';
-import type { ResponseData } from '../../collectors/response-collector.ts';
+import type { RequestData } from '../request/request-collector.ts';
+import type { ResponseData } from '../response/response-collector.ts';
 import type { Profile } from '../../profile.ts';
-import type { ApiData } from '../../collectors/api-collector.ts';
-import { bodyView, keyValueTable } from './key-value-table.ts';
-import { dataOf, type Panel } from './panel.ts';
+import type { ApiData } from './api-collector.ts';
+import { bodyView, keyValueTable } from '../../ui/panels/key-value-table.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const STAGE_NAMES: Record<string, string> = { post_denormalize: 'securityPostDenormalize', security: 'security' };
@@ -33,18 +35,17 @@ function violations(profile: Profile): SafeHtml | string {
 }
 
 /** API Platform's view for Trellis: operation, negotiation, the pipeline's stages, filters and conditional requests. */
-export const apiPanel: Panel = {
-  name: 'api',
+export const apiPanel: ProfilerPanel = defineProfilerPanel<ApiData>({
+  id: 'api',
   label: 'API',
-  badge(profile) {
-    const data = dataOf<ApiData>(profile, 'api');
-    if (!data || data.resource === null) return null;
+    collect: (request) => apiCollector.collect(request),
+badge(data, profile) {
+    if (data.resource === null) return null;
     const failed = data.stages.find((s) => s.outcome === 'error');
     return failed ? { text: failed.stage, level: 'error' } : data.negotiation?.format ? { text: data.negotiation.format } : null;
   },
-  render(profile) {
-    const data = dataOf<ApiData>(profile, 'api');
-    if (!data || data.resource === null) return html`<h2>API</h2><p class="pf-empty">No resource operation ran for this request.</p>`;
+  render(data, profile, ctx) {
+    if (data.resource === null) return html`<h2>API</h2><p class="pf-empty">No resource operation ran for this request.</p>`;
     const n = data.negotiation;
     const c = data.conditional;
     return html`<h2>API</h2>
@@ -74,4 +75,4 @@ ${violations(profile)}
 <tr><th scope="row">ETag sent</th><td><code>${c.etag ?? '(none)'}</code></td></tr>
 <tr><th scope="row">Outcome</th><td>${c.outcome ?? 'no condition decided the answer'}</td></tr></tbody></table>`;
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { DataCollector } from '../data-collector.ts';
+import type { DataCollector } from '../../data-collector.ts';
 
 export interface TimeData {
   /** Epoch ms. */

@@ -1,5 +1,5 @@
-import type { DataCollector } from '../data-collector.ts';
-import type { LogRecord } from '../../logging/log-record.ts';
+import type { DataCollector } from '../../data-collector.ts';
+import type { LogRecord } from '../../../logging/log-record.ts';
 
 export interface LogsData {
   readonly records: readonly LogRecord[];

@@ -1,8 +1,10 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { dbCollector } from './db-collector.ts';
 import { html } from '../../../html/html.ts';
-import type { DbData } from '../../collectors/db-collector.ts';
+import type { DbData } from './db-collector.ts';
 import { isCutParameter } from '../../recorded-query.ts';
 import { notExplainable } from '../../explain/explain-query.ts';
-import { dataOf, type Panel } from './panel.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 
@@ -14,18 +16,17 @@ function parameterText(p: unknown): string {
 }
 
 /** Symfony's "Doctrine" panel for Trellis: every query, the statements grouped, N+1 and slow ones flagged. */
-export const dbPanel: Panel = {
-  name: 'db',
+export const dbPanel: ProfilerPanel = defineProfilerPanel<DbData>({
+  id: 'db',
   label: 'Database',
-  badge(profile) {
-    const data = dataOf<DbData>(profile, 'db');
-    if (!data || data.count === 0) return null;
+    collect: (request) => dbCollector.collect(request),
+badge(data, profile) {
+    if (data.count === 0) return null;
     const level = data.failed > 0 ? 'error' : data.statements.some((s) => s.repeated) ? 'warn' : undefined;
     return { text: `${data.count} in ${ms(data.durationMs)}`, ...(level && { level }) };
   },
-  render(profile, ctx) {
-    const data = dataOf<DbData>(profile, 'db');
-    if (!data || data.count === 0) return html`<h2>Database</h2><p class="pf-empty">No database queries were run for this request.</p>`;
+  render(data, profile, ctx) {
+    if (data.count === 0) return html`<h2>Database</h2><p class="pf-empty">No database queries were run for this request.</p>`;
     const repeated = data.statements.filter((s) => s.repeated);
     return html`<h2>Database</h2>
 <div class="pf-metrics"><div class="pf-metric"><div class="value">${data.count}</div><div class="label">Queries</div></div>
@@ -43,4 +44,4 @@ ${repeated.map((s) => html`<p class="pf-notice pf-repeated">The same statement r
       (s, i) => html`<tr class="${s.repeated ? 'repeated' : ''}"><td class="mono">${i + 1}</td><td class="mono">${s.count}</td><td class="mono">${ms(s.durationMs)}</td><td><code>${s.sql}</code></td></tr>`,
     )}</tbody></table>`;
   },
-};
+});

@@ -1,24 +1,25 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { eventsCollector } from './events-collector.ts';
 import { html } from '../../../html/html.ts';
-import type { EventsData } from '../../collectors/events-collector.ts';
-import { dataOf, type Panel } from './panel.ts';
+import type { EventsData } from './events-collector.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 
 /** Symfony's Events panel for Trellis: the diagnostics-channel events of the request, in order. */
-export const eventsPanel: Panel = {
-  name: 'events',
+export const eventsPanel: ProfilerPanel = defineProfilerPanel<EventsData>({
+  id: 'events',
   label: 'Events',
-  badge(profile) {
-    const data = dataOf<EventsData>(profile, 'events');
+    collect: (request) => eventsCollector.collect(request),
+badge(data, profile) {
     return data && data.events.length > 0 ? { text: String(data.events.length) } : null;
   },
-  render(profile) {
-    const data = dataOf<EventsData>(profile, 'events');
-    if (!data || data.events.length === 0) return html`<h2>Events</h2><p class="pf-empty">No event was published for this request.</p>`;
+  render(data, profile, ctx) {
+    if (data.events.length === 0) return html`<h2>Events</h2><p class="pf-empty">No event was published for this request.</p>`;
     return html`<h2>Events</h2>
 <p class="pf-note">${Object.entries(data.channels).map(([channel, n], i) => html`${i > 0 ? ' · ' : ''}<code>${channel}</code> ${n}`)}</p>
 <table class="pf-table pf-events"><thead><tr><th>At</th><th>Channel</th><th>Event</th></tr></thead><tbody>${data.events.map(
       (e) => html`<tr><td class="mono">${ms(e.atMs)}</td><td class="mono">${e.channel}</td><td>${e.summary}</td></tr>`,
     )}</tbody></table>`;
   },
-};
+});

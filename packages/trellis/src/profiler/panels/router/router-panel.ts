@@ -1,21 +1,21 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { routerCollector } from './router-collector.ts';
 import { html } from '../../../html/html.ts';
-import type { RouterData } from '../../collectors/router-collector.ts';
-import { keyValueTable } from './key-value-table.ts';
-import { dataOf, type Panel } from './panel.ts';
+import type { RouterData } from './router-collector.ts';
+import { keyValueTable } from '../../ui/panels/key-value-table.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
 
 const LEVELS = { match: 'Matches', method: 'Path matches', none: 'No match' } as const;
 
 /** Symfony's Routing panel for Trellis: the matched route, or the routes tried for a 404/405, closest first. */
-export const routerPanel: Panel = {
-  name: 'router',
+export const routerPanel: ProfilerPanel = defineProfilerPanel<RouterData>({
+  id: 'router',
   label: 'Routing',
-  badge(profile) {
-    const data = dataOf<RouterData>(profile, 'router');
-    return data?.trace ? { text: data.statusCode === 405 ? 'method' : 'no route', level: 'warn' } : null;
+    collect: (request) => routerCollector.collect(request),
+badge(data, profile) {
+    return data.trace ? { text: data.statusCode === 405 ? 'method' : 'no route', level: 'warn' } : null;
   },
-  render(profile, ctx) {
-    const data = dataOf<RouterData>(profile, 'router');
-    if (!data) return html`<h2>Routing</h2><p class="pf-empty">No routing data was collected.</p>`;
+  render(data, profile, ctx) {
     const matched = data.trace === null && data.route !== null;
     const methods = data.methods ?? (matched && data.path !== null ? (ctx.allowedMethods?.(data.path) ?? null) : null);
     return html`<h2>Routing</h2>
@@ -29,4 +29,4 @@ ${data.trace === null ? '' : html`<h3>Routes tried <small class="pf-note">closes
       (e) => html`<tr class="${e.level}"><td class="mono">${e.path}</td><td class="mono">${e.methods.join(', ')}</td><td><strong>${LEVELS[e.level]}</strong> <span class="pf-note">${e.why}</span></td></tr>`,
     )}</tbody></table>`}`;
   },
-};
+});

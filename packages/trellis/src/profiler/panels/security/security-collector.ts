@@ -1,5 +1,5 @@
-import type { DataCollector } from '../data-collector.ts';
-import type { SecurityRecord } from '../security-record.ts';
+import type { DataCollector } from '../../data-collector.ts';
+import type { SecurityRecord } from '../../security-record.ts';
 
 type Authentication = Extract<SecurityRecord, { kind: 'authentication' }>;
 type Vote = Extract<SecurityRecord, { kind: 'vote' }>;

@@ -1,5 +1,5 @@
-import { stagesOf, type StageRecord } from '../api-record.ts';
-import type { DataCollector } from '../data-collector.ts';
+import { stagesOf, type StageRecord } from '../../api-record.ts';
+import type { DataCollector } from '../../data-collector.ts';
 
 export interface ApiData {
   /** The resource and operation that ran, or null when the route is not a resource operation. */

@@ -1,23 +1,23 @@
+import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { securityCollector } from './security-collector.ts';
 import { html } from '../../../html/html.ts';
-import type { SecurityData } from '../../collectors/security-collector.ts';
-import { dataOf, type Panel } from './panel.ts';
+import type { SecurityData } from './security-collector.ts';
+import { dataOf } from '../../ui/panels/panel.ts';
 
 const STAGES: Record<string, string> = { path: 'Path rule (firewall)', security: 'security', post_denormalize: 'securityPostDenormalize' };
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 
 /** Symfony's Security panel for Trellis: the user, the authenticators, the access decision log and the votes. */
-export const securityPanel: Panel = {
-  name: 'security',
+export const securityPanel: ProfilerPanel = defineProfilerPanel<SecurityData>({
+  id: 'security',
   label: 'Security',
-  badge(profile) {
-    const data = dataOf<SecurityData>(profile, 'security');
-    if (!data) return null;
+    collect: (request) => securityCollector.collect(request),
+badge(data, profile) {
     if (data.denied > 0) return { text: `${data.denied} denied`, level: 'error' };
     return data.user ? { text: data.user.identifier.length > 14 ? `${data.user.identifier.slice(0, 13)}…` : data.user.identifier } : null;
   },
-  render(profile) {
-    const data = dataOf<SecurityData>(profile, 'security');
-    if (!data || (data.authenticators.length === 0 && data.decisions.length === 0 && data.otherVotes.length === 0)) {
+  render(data, profile, ctx) {
+    if ((data.authenticators.length === 0 && data.decisions.length === 0 && data.otherVotes.length === 0)) {
       return html`<h2>Security</h2><p class="pf-empty">No authentication ran and no access was checked for this request.</p>`;
     }
     const user = data.user;
@@ -41,4 +41,4 @@ ${data.decisions.length === 0 ? html`<p class="pf-empty">No access rule was chec
     )}</tbody></table>`}
 ${data.otherVotes.length > 0 ? html`<h3>Other checks</h3><ul class="pf-votes">${data.otherVotes.map((v) => html`<li><code>${v.voter}</code> ${v.vote.toUpperCase()} <code>${v.attribute}</code>${v.subject ? html` on ${v.subject}` : ''}</li>`)}</ul>` : ''}`;
   },
-};
+});

@@ -1,5 +1,5 @@
-import { stagesOf } from '../api-record.ts';
-import type { DataCollector } from '../data-collector.ts';
+import { stagesOf } from '../../api-record.ts';
+import type { DataCollector } from '../../data-collector.ts';
 
 export interface EventData {
   /** When it was published, in ms from the request's start. */

@@ -1,6 +1,6 @@
-import type { DataCollector } from '../data-collector.ts';
-import { capturePayload, type CapturedBody } from '../capture-body.ts';
-import { responseCookies } from '../cookies.ts';
+import type { DataCollector } from '../../data-collector.ts';
+import { capturePayload, type CapturedBody } from '../../capture-body.ts';
+import { responseCookies } from '../../cookies.ts';
 
 export interface ResponseData {
   readonly statusCode: number;
