@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const BIN = fileURLToPath(new URL('../../bin/trellis.js', import.meta.url));
-const BOOKSHOP = fileURLToPath(new URL('../../../../examples/bookshop', import.meta.url));
+const BOOKSHOP = fileURLToPath(new URL('../../../../examples/bookshop/', import.meta.url));
 const { NODE_TEST_CONTEXT: _child, ...inherited } = process.env;
 const ENV = { ...inherited, NODE_OPTIONS: '--conditions=trellis-source', NO_COLOR: '1', LOG_LEVEL: 'silent' };
 

@@ -14,7 +14,7 @@ import { parse as parseYaml } from 'yaml';
 import { bookshopApp } from './bookshop-app.ts';
 
 const COMMAND = fileURLToPath(new URL('../../../../examples/bookshop/src/openapi-command.ts', import.meta.url));
-const run = (...args: string[]) => promisify(execFile)(process.execPath, [COMMAND, ...args], { cwd: fileURLToPath(new URL('../../../../examples/bookshop', import.meta.url)), env: { ...process.env, INIT_CWD: tmpdir() } });
+const run = (...args: string[]) => promisify(execFile)(process.execPath, [COMMAND, ...args], { cwd: fileURLToPath(new URL('../../../../examples/bookshop/', import.meta.url)), env: { ...process.env, INIT_CWD: tmpdir() } });
 
 test('--yaml prints the served document; JSON by default; --output writes a file', async () => {
   const app = await bookshopApp();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = join(ROOT, 'packages/trellis/bin/trellis.js');
 const { NODE_TEST_CONTEXT: _child, ...inherited } = process.env;
 const ENV = { ...inherited, NODE_OPTIONS: '--conditions=trellis-source', NO_COLOR: '1' };

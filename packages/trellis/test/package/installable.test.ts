@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
+const PACKAGE = fileURLToPath(new URL('../../', import.meta.url));
 const npm = (args: string[], cwd: string): string =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', npm_config_node_options: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
 
