@@ -1,4 +1,5 @@
 import type { AppFacts } from './app-facts.ts';
+import { describeQuery } from './describe-query.ts';
 import { explainHref, explainRoute, type ExplainOptions } from './explain/explain-route.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/html.ts';
@@ -123,7 +124,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     }
     if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
     const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
-    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, params: stringParams(request.query), allowedMethods: (path: string) => app.trellis?.routes.allowedMethods(path) ?? null, ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
+    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, params: stringParams(request.query), allowedMethods: (path: string) => app.trellis?.routes.allowedMethods(path) ?? null, describeQuery: (resource: string, operation: string, query: Readonly<Record<string, unknown>>) => describeQuery(app, resource, operation, query), ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
   });
 
   app.get<{ Params: { token: string } }>('/_profiler/:token/exception', profiled, async (request, reply) => {

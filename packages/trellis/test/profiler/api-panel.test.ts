@@ -59,7 +59,11 @@ test('the API panel: operation, negotiation, stages, filters, conditional outcom
     assert.deepEqual([list.api.negotiation?.format, list.api.negotiation?.decidedBy], ['jsonhal', 'accept']);
     assert.equal(list.api.negotiation?.accept, 'application/hal+json;q=0.9, application/json;q=0.5');
     assert.deepEqual(list.api.query, { title: 'the', 'order[title]': 'asc' });
-    assert.match(list.page, /Filters, order and pagination/);
+    assert.match(list.page, /Filters, order and pagination, as sent/);
+    // As the operation reads them: each filter's bound values, and the page (worked out when shown).
+    assert.match(list.page, /<td class="mono">search<\/td><td class="mono">title<\/td><td><code>\[&quot;%the%&quot;\]<\/code><\/td>/);
+    assert.match(list.page, /<td class="mono">order<\/td><td class="mono">order\[title\]<\/td><td><span class="pf-note">binds no value/);
+    assert.match(list.page, /Pagination: page 1, 30 per page\./);
 
     const etag = item.headers.etag as string;
     const notModified = await app.inject({ url: '/books/1.jsonld', headers: { 'if-none-match': etag } });

@@ -6,10 +6,25 @@ import type { ResponseData } from '../response/response-collector.ts';
 import type { Profile } from '../../profile.ts';
 import type { ApiData } from './api-collector.ts';
 import { bodyView, keyValueTable } from '../../ui/panels/key-value-table.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
+import { dataOf, type PanelContext } from '../../ui/panels/panel.ts';
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const STAGE_NAMES: Record<string, string> = { post_denormalize: 'securityPostDenormalize', security: 'security' };
+
+/** What the collection's filters and pagination made of the query (the running app's resource reads it again). */
+function parsed(data: ApiData, ctx: PanelContext): SafeHtml | string {
+  if (data.resource === null || data.operation === null || !ctx.describeQuery) return '';
+  const described = ctx.describeQuery(data.resource, data.operation, data.query);
+  if (!described) return '';
+  const p = described.pagination;
+  return html`<h3>As the operation reads it</h3>
+<table class="pf-table pf-parsed"><thead><tr><th>Filter</th><th>Parameters</th><th>Bound values</th></tr></thead><tbody>${
+    described.filters.length === 0
+      ? html`<tr><td colspan="3" class="pf-note">No filter applies.</td></tr>`
+      : described.filters.map((f) => html`<tr><td class="mono">${f.filter}</td><td class="mono">${f.parameters.join(', ')}</td><td>${f.error !== null ? html`<span class="pf-note">${f.error}</span>` : f.values === null || f.values.length === 0 ? html`<span class="pf-note">binds no value (orders, or builds its SQL per request)</span>` : html`<code>${JSON.stringify(f.values)}</code>`}</td></tr>`)
+  }</tbody></table>
+${p ? html`<p class="pf-note">Pagination: ${p.enabled ? `page ${p.page}, ${p.itemsPerPage} per page${p.partial ? ', partial (no count)' : ''}` : 'off'}.</p>` : ''}`;
+}
 
 /** The deserialised input, as the Request panel keeps it (redacted, cut at the body limit). */
 function input(profile: Profile): SafeHtml | string {
@@ -65,7 +80,8 @@ ${n === null ? html`<p class="pf-empty">No format was negotiated (the request fa
 <table class="pf-table pf-stages"><thead><tr><th>Stage</th><th>Start</th><th>Time</th><th>Outcome</th></tr></thead><tbody>${data.stages.map(
       (s) => html`<tr class="${s.outcome}"><td class="mono">${STAGE_NAMES[s.stage] ?? s.stage}</td><td class="mono">${ms(s.startMs)}</td><td class="mono">${s.outcome === 'skipped' ? '' : ms(s.durationMs)}</td><td>${s.outcome}</td></tr>`,
     )}</tbody></table>
-${keyValueTable('Filters, order and pagination', data.query)}
+${keyValueTable('Filters, order and pagination, as sent', data.query)}
+${parsed(data, ctx)}
 ${input(profile)}
 ${violations(profile)}
 <h3>Conditional request</h3>

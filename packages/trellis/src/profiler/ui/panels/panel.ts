@@ -1,6 +1,7 @@
 import type { SafeHtml } from '../../../html/html.ts';
 import type { Profile } from '../../profile.ts';
 import type { AppFacts } from '../../app-facts.ts';
+import type { QueryDescription } from '../../describe-query.ts';
 
 export interface PanelContext {
   readonly timeZone: string;
@@ -10,6 +11,8 @@ export interface PanelContext {
   readonly params?: Readonly<Record<string, string>>;
   /** The methods the running app allows on a routed path (null: no route), for the Routing panel. */
   readonly allowedMethods?: (path: string) => readonly string[] | null;
+  /** How the running app's resource reads a collection query (filters' bound values, the page), for the API panel. */
+  readonly describeQuery?: (resource: string, operation: string, query: Readonly<Record<string, unknown>>) => QueryDescription | null;
   /** A signed EXPLAIN link for query `query` (1-based) of a profile, when EXPLAIN is available. */
   readonly explainHref?: (token: string, query: number, sql: string) => string;
 }
