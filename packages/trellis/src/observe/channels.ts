@@ -51,6 +51,22 @@ export interface ResourceStageEvent {
   readonly detail?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * All the stages of one run of the pipeline at once, when it ends (the profiler's channel: one
+ * event per request instead of one per stage). Times are `performance.now()` in microseconds.
+ */
+export interface ResourceStagesEvent {
+  readonly request: FastifyRequest | null;
+  readonly resource: string;
+  readonly operation: string;
+  readonly names: readonly string[];
+  readonly startUs: readonly number[];
+  readonly durationUs: readonly number[];
+  readonly outcomes: readonly ResourceStageEvent['outcome'][];
+  /** Given with a stage's end (the provide stage: format, provider, processor), merged. */
+  readonly detail: Readonly<Record<string, unknown>>;
+}
+
 export interface DbQueryEvent {
   readonly sql: string;
   readonly parameters: readonly unknown[];
@@ -114,6 +130,7 @@ export const channels = {
   log: diagnostics.channel('trellis:log'),
   negotiate: diagnostics.channel('trellis:negotiate'),
   resourceStage: diagnostics.channel('trellis:resource:stage'),
+  resourceStages: diagnostics.channel('trellis:resource:stages'),
   dbQuery: diagnostics.channel('trellis:db:query'),
   authentication: diagnostics.channel('trellis:security:authentication'),
   vote: diagnostics.channel('trellis:security:vote'),
@@ -130,6 +147,7 @@ export interface ChannelPayloads {
   log: LogEvent;
   negotiate: NegotiationEvent;
   resourceStage: ResourceStageEvent;
+  resourceStages: ResourceStagesEvent;
   dbQuery: DbQueryEvent;
   authentication: AuthenticationEvent;
   vote: VoteEvent;

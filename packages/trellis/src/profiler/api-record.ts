@@ -1,4 +1,4 @@
-import type { NegotiationEvent, ResourceStageEvent } from '../observe/channels.ts';
+import type { NegotiationEvent, ResourceStageEvent, ResourceStagesEvent } from '../observe/channels.ts';
 
 /** One stage of the resource pipeline (provide, security, deserialize, …) as the profile keeps it. */
 export interface StageRecord {
@@ -27,20 +27,23 @@ export interface ApiRecord {
 /** Stages kept per request: a pipeline re-entered in a loop must not grow a profile without bound. */
 export const MAX_STAGES = 100;
 
-export function addStage(api: ApiRecord | null, e: ResourceStageEvent, endMs: number): ApiRecord {
-  const record = api ?? { resource: e.resource, operation: e.operation, stages: { names: [], startUs: [], durationUs: [], outcomes: [] }, negotiation: null };
-  const s = record.stages;
-  if (e.detail && typeof e.detail.provider === 'string') {
-    record.provider = e.detail.provider;
-    record.processor = String(e.detail.processor);
-  }
-  if (s.names.length < MAX_STAGES) {
-    s.names.push(e.stage);
-    s.startUs.push(Math.max(0, Math.round((endMs - e.durationMs) * 1000)));
-    s.durationUs.push(Math.round(e.durationMs * 1000));
-    s.outcomes.push(e.outcome);
-  }
-  return record;
+/**
+ * The record of a pipeline run from its one `trellis:resource:stages` event: starts made relative
+ * to the request's (`origin`, performance.now() ms), at most MAX_STAGES.
+ */
+export function apiRecord(e: ResourceStagesEvent, origin: number): ApiRecord {
+  const n = Math.min(e.names.length, MAX_STAGES);
+  const base = Math.round(origin * 1000);
+  const startUs: number[] = new Array(n);
+  for (let i = 0; i < n; i++) startUs[i] = Math.max(0, e.startUs[i]! - base);
+  const detail = e.detail;
+  return {
+    resource: e.resource,
+    operation: e.operation,
+    stages: { names: e.names.slice(0, n), startUs, durationUs: e.durationUs.slice(0, n), outcomes: e.outcomes.slice(0, n) },
+    negotiation: null,
+    ...(typeof detail.provider === 'string' ? { provider: detail.provider, processor: String(detail.processor) } : {}),
+  };
 }
 
 /** The stages as records (collectors). */

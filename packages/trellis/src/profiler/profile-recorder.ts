@@ -14,7 +14,7 @@ import { recordedQuery } from './recorded-query.ts';
 import { heapUsed, recentRss } from './memory-sample.ts';
 import { observeHttpClient } from './http-call.ts';
 import { serverTiming } from './server-timing.ts';
-import { addStage, negotiation } from './api-record.ts';
+import { apiRecord, negotiation } from './api-record.ts';
 import { routeTrace } from './route-trace.ts';
 import { routedPathOf } from '../kernel/routed-path.ts';
 import { authenticationRecord, decisionRecord, MAX_SECURITY_RECORDS, voteRecord, type SecurityRecord } from './security-record.ts';
@@ -80,9 +80,9 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       if (ctx) ctx.route = { pattern: e.route, params: e.params };
     }),
     subscribe('error', (e) => contexts.get(e.request)?.errors.push(e.error)),
-    subscribe('resourceStage', (e) => {
+    subscribe('resourceStages', (e) => {
       const ctx = e.request ? contexts.get(e.request) : undefined;
-      if (ctx) ctx.api = addStage(ctx.api, e, performance.now() - ctx.origin);
+      if (ctx) ctx.api = apiRecord(e, ctx.origin);
     }),
     subscribe('negotiate', (e) => {
       const ctx = contexts.get(e.request);

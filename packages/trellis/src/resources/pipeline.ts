@@ -30,11 +30,19 @@ function nameOf(part: object): string {
   return fn?.name || '(function)';
 }
 
-/** Times the stages of one request and publishes each on `trellis:resource:stage`. */
+/**
+ * Times the stages of one request: each published on `trellis:resource:stage` when someone
+ * listens there, and all of them at once on `trellis:resource:stages` when the run ends (the
+ * profiler's channel: one event per request, not nine).
+ */
 class StageClock {
   readonly #request: FastifyRequest;
   readonly #op: Operation;
-  readonly observed = channels.resourceStage.hasSubscribers;
+  readonly #each = channels.resourceStage.hasSubscribers;
+  readonly #batch: { names: string[]; startUs: number[]; durationUs: number[]; outcomes: ('ok' | 'error' | 'skipped')[]; detail: Record<string, unknown> } | null = channels.resourceStages.hasSubscribers
+    ? { names: [], startUs: [], durationUs: [], outcomes: [], detail: {} }
+    : null;
+  readonly observed = this.#each || this.#batch !== null;
   stage = 'negotiate';
   #t0: number;
 
@@ -44,13 +52,22 @@ class StageClock {
     this.#t0 = this.observed ? performance.now() : 0;
   }
 
-  /** Ends the current stage with `outcome` and starts `next`. */
+  /** Ends the current stage with `outcome` and starts `next`; `done` (or an error) ends the run. */
   next(next: string, outcome: 'ok' | 'error' | 'skipped' = 'ok', detail?: Record<string, unknown>): void {
     if (this.observed) {
       const now = performance.now();
       const { stage } = this;
       const durationMs = now - this.#t0;
-      publish('resourceStage', () => ({ request: this.#request, resource: this.#op.resource.name, operation: this.#op.name, stage, durationMs, outcome, ...(detail ? { detail } : {}) }));
+      if (this.#each) publish('resourceStage', () => ({ request: this.#request, resource: this.#op.resource.name, operation: this.#op.name, stage, durationMs, outcome, ...(detail ? { detail } : {}) }));
+      const batch = this.#batch;
+      if (batch) {
+        batch.names.push(stage);
+        batch.startUs.push(Math.round(this.#t0 * 1000));
+        batch.durationUs.push(Math.round(durationMs * 1000));
+        batch.outcomes.push(outcome);
+        if (detail) Object.assign(batch.detail, detail);
+        if (next === 'done' || outcome === 'error') channels.resourceStages.publish({ request: this.#request, resource: this.#op.resource.name, operation: this.#op.name, ...batch });
+      }
       this.#t0 = now;
     }
     this.stage = next;

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { subscribe, type DbQueryEvent, type ResourceStageEvent } from '../../src/observe/channels.ts';
+import { subscribe, type DbQueryEvent, type ResourceStageEvent, type ResourceStagesEvent } from '../../src/observe/channels.ts';
 import { appFor, seen, type Backend } from './fixtures.ts';
 
 const DOC_LINK = '<http://localhost:80/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
@@ -155,6 +155,25 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
       const missing = events.filter((e) => e.request?.url === '/novels/999');
       assert.deepEqual(missing.at(-1)!.stage, 'provide');
       assert.equal(missing.at(-1)!.outcome, 'error');
+    });
+
+    test('the whole run is published once on trellis:resource:stages, the same stages as one by one', async () => {
+      const each: ResourceStageEvent[] = [];
+      const runs: ResourceStagesEvent[] = [];
+      const offEach = subscribe('resourceStage', (e) => each.push(e));
+      const offRuns = subscribe('resourceStages', (e) => runs.push(e));
+      await get('/novels/1');
+      await get('/novels/999');
+      offEach();
+      offRuns();
+      const run = runs.find((e) => e.request?.url === '/novels/1')!;
+      assert.deepEqual(run.names, each.filter((e) => e.request?.url === '/novels/1').map((e) => e.stage));
+      assert.deepEqual(run.outcomes, each.filter((e) => e.request?.url === '/novels/1').map((e) => e.outcome));
+      assert.ok(run.startUs.every((t, i) => i === 0 || t >= run.startUs[i - 1]!) && run.durationUs.every((d) => d >= 0));
+      assert.equal(typeof run.detail.provider, 'string');
+      const failed = runs.filter((e) => e.request?.url === '/novels/999');
+      assert.equal(failed.length, 1);
+      assert.deepEqual([failed[0]!.names.at(-1), failed[0]!.outcomes.at(-1)], ['provide', 'error']);
     });
 
     describe('filters', () => {
