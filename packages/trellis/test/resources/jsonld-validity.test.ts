@@ -63,6 +63,10 @@ test('a collection expands to a hydra:Collection with members, total and view', 
   assert.deepEqual(view[`${HYDRA}next`], [{ '@id': `${BASE}/novels?page=2&itemsPerPage=2` }]);
   const [search] = node[`${HYDRA}search`];
   assert.deepEqual(search['@type'], [`${HYDRA}IriTemplate`]);
+  // The template's representation and each mapping's property expand to IRIs (issue 19, item 2).
+  assert.deepEqual(search[`${HYDRA}variableRepresentation`], [{ '@id': `${HYDRA}BasicRepresentation` }]);
+  const title = search[`${HYDRA}mapping`].find((m: any) => m[`${HYDRA}variable`][0]['@value'] === 'title');
+  assert.deepEqual(title[`${HYDRA}property`], [{ '@id': `${VOCAB}Novel/title` }]);
 });
 
 test('embedded relations expand as nested nodes with their own context', async () => {

@@ -18,10 +18,15 @@ const HYDRA_TERMS: Record<string, unknown> = {
   next: { '@id': 'hydra:next', '@type': '@id' },
   search: 'hydra:search',
   template: 'hydra:template',
-  variableRepresentation: 'hydra:variableRepresentation',
+  // As the Hydra core context has them: a mapping's property and the template's representation
+  // are IRIs given as vocabulary terms ("title" is <docs>#Book/title, "BasicRepresentation" is
+  // hydra:BasicRepresentation), so a Hydra client can expand the template (alcaeus could not).
+  variableRepresentation: { '@id': 'hydra:variableRepresentation', '@type': '@vocab' },
+  BasicRepresentation: 'hydra:BasicRepresentation',
+  ExplicitRepresentation: 'hydra:ExplicitRepresentation',
   mapping: 'hydra:mapping',
   variable: 'hydra:variable',
-  property: 'hydra:property',
+  property: { '@id': 'hydra:property', '@type': '@vocab' },
   required: 'hydra:required',
 };
 
