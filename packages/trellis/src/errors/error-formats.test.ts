@@ -1,6 +1,7 @@
 import { htmlErrorFormat, problemJsonErrorFormat } from './default-error-formats.ts';
 import { errorFormatContract } from './error-format.contract.ts';
 import { jsonldErrorFormat } from '../formats/jsonld/jsonld-error-format.ts';
+import { jsonapiErrorFormat } from '../formats/jsonapi/jsonapi-error-format.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpError } from '../kernel/http-error.ts';
@@ -13,6 +14,8 @@ const htmlText = (body: string) =>
 errorFormatContract(problemJsonErrorFormat, jsonDetail);
 errorFormatContract(jsonldErrorFormat, jsonDetail);
 errorFormatContract(htmlErrorFormat, htmlText);
+// JSON:API: the public message is in `meta.message` in debug and in the error object's detail always.
+errorFormatContract(jsonapiErrorFormat, (body: string) => String((JSON.parse(body) as { errors: { detail: string }[] }).errors[0]!.detail));
 
 
 test('the HTML page escapes request-controlled text everywhere it appears', () => {

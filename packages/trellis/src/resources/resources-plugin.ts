@@ -5,6 +5,7 @@ import type { Database } from '../data/database.ts';
 import { registerJsonBodyParsers } from '../formats/json-body-parsers.ts';
 import { entrypointContext, errorContext, resourceContext } from '../formats/jsonld/hydra-context.ts';
 import { jsonldErrorFormat } from '../formats/jsonld/jsonld-error-format.ts';
+import { jsonapiErrorFormat } from '../formats/jsonapi/jsonapi-error-format.ts';
 import { OUTPUT_FORMATS } from '../formats/output-formats.ts';
 import { HttpError } from '../kernel/http-error.ts';
 import { addVary } from '../http/vary.ts';
@@ -45,7 +46,7 @@ export const resourcesPlugin = fp(
     const negotiator = new FormatNegotiator(OUTPUT_FORMATS);
     app.decorate('resources', { registry, negotiator });
     registerJsonBodyParsers(app);
-    app.trellis.errorFormats.push(jsonldErrorFormat);
+    app.trellis.errorFormats.push(jsonldErrorFormat, jsonapiErrorFormat);
 
     app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
       if (!isPreflight(request)) {

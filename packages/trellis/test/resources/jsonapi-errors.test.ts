@@ -1,0 +1,45 @@
+/**
+ * JSON:API clients get JSON:API error documents (issue 19, item 1, in part): a top-level `errors`
+ * array, status as a string, the exact message as `detail`, one error object per violation with a
+ * `source.pointer`, and the JSON:API media type.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDatabase } from '../../src/data/database.ts';
+import { testConfig } from '../../src/testing/test-config.ts';
+import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
+
+const JSONAPI = 'application/vnd.api+json';
+
+test('404, 401 and 422 as JSON:API error documents', async (t) => {
+  const database = openDatabase('sqlite::memory:');
+  const app = await createBookshop({ config: testConfig({ PROFILER: '0', NODE_ENV: 'production', JWT_SECRET: 'jsonapi-errors-secret-0123456789-abcdef' }), database, tls: null, seed: { passwordCost: 1024 } });
+  t.after(async () => {
+    await app.close();
+    await database.destroy();
+  });
+  const missing = await app.inject({ url: '/books/999', headers: { accept: JSONAPI } });
+  assert.equal(missing.statusCode, 404);
+  assert.match(String(missing.headers['content-type']), /^application\/vnd\.api\+json/);
+  assert.deepEqual(missing.json(), { jsonapi: { version: '1.1' }, errors: [{ status: '404', code: 'item_not_found', title: 'Not Found', detail: 'Item not found for "/books/999".' }] });
+
+  const anonymous = await app.inject({ method: 'POST', url: '/reviews', headers: { accept: JSONAPI, 'content-type': JSONAPI }, payload: { data: { type: 'Review', attributes: { rating: 5 } } } });
+  assert.equal(anonymous.statusCode, 401);
+  assert.equal((anonymous.json() as { errors: { status: string }[] }).errors[0]!.status, '401');
+
+  const login = (await app.inject({ method: 'POST', url: '/auth', payload: { email: 'alice@bookshop.test', password: 'alice-password' } })).json() as { token: string };
+  const invalid = await app.inject({
+    method: 'POST',
+    url: '/reviews',
+    headers: { accept: JSONAPI, 'content-type': 'application/ld+json', authorization: `Bearer ${login.token}` },
+    payload: { rating: 9, body: 'x', author: '/users/2', book: '/books/1' },
+  });
+  assert.equal(invalid.statusCode, 422, invalid.body);
+  const errors = (invalid.json() as { errors: { status: string; code: string; detail: string; source: { pointer: string } }[] }).errors;
+  assert.ok(errors.length >= 1);
+  const rating = errors.find((e) => e.source.pointer === '/data/attributes/rating');
+  assert.ok(rating, JSON.stringify(errors));
+  assert.equal(rating!.status, '422');
+  assert.equal(typeof rating!.detail, 'string');
+  assert.ok(rating!.detail.length > 0);
+});
