@@ -16,6 +16,7 @@ import { InputValidator } from './input-validator.ts';
 import { apiDocumentationLink, paginationLinks } from './link-header.ts';
 import type { Operation } from './operation.ts';
 import { pageLinks, resolvePagination } from './pagination.ts';
+import { jsonApiQuery } from '../formats/jsonapi/jsonapi-query.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
 import { isPage, type Item, type OperationContext, type Page, type PaginationState, type QueryParams } from './state-provider.ts';
 
@@ -147,7 +148,8 @@ export class OperationPipeline {
       varyOnAccept(reply);
       clock.next('provide', 'ok', clock.observed ? { format: format.name, provider: nameOf(op.provider), processor: nameOf(op.processor) } : undefined);
 
-      const query = request.query as QueryParams;
+      // JSON:API names its sort, page and filter parameters its own way (jsonapi-query.ts).
+      const query = format.name === 'jsonapi' ? jsonApiQuery(request.query as QueryParams, (parameter) => knownQuery(op.resource, `${encodeURIComponent(parameter)}=asc`) !== '') : (request.query as QueryParams);
       checkQuerySize(query);
       const collection = op.kind === 'collection' && op.method === 'GET';
       const ctx: OperationContext = {
@@ -224,7 +226,7 @@ export class OperationPipeline {
       if (embedded) await enforceEmbeddedAccess(request, op.resource, page !== null ? page.items : data === null ? [] : [data as Item], ctx.embed);
       let body: string;
       if (page !== null) {
-        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, knownQuery(op.resource, searchOf(request.url)), ctx.pagination, page.totalItems, page.items.length) : null;
+        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, knownQuery(op.resource, query === request.query ? searchOf(request.url) : searchFrom(query)), ctx.pagination, page.totalItems, page.items.length) : null;
         const value: Representation = { kind: 'collection', items: page.items, totalItems: page.totalItems, links, itemsPerPage: ctx.pagination.itemsPerPage };
         body = format.encode(value, { resource: op.resource, embedded });
         if (links !== null && format.name === 'json') reply.header('link', `${apiDocumentationLink(request)}, ${paginationLinks(request, links)}`);
@@ -247,6 +249,16 @@ export class OperationPipeline {
   #currentEtags(object: Item, ctx: OperationContext): string[] {
     return this.#negotiator.formats.map((f) => etagOf(f.encode({ kind: 'item', item: object }, { resource: this.operation.resource, embedded: ctx.embed.size > 0 })));
   }
+}
+
+/** A query object back as a query string (a JSON:API query once translated: its links name the same page). */
+function searchFrom(query: QueryParams): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) search.append(key, v);
+  }
+  return search.toString();
 }
 
 function searchOf(url: string): string {

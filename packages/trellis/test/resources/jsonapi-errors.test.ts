@@ -43,3 +43,28 @@ test('404, 401 and 422 as JSON:API error documents', async (t) => {
   assert.equal(typeof rating!.detail, 'string');
   assert.ok(rating!.detail.length > 0);
 });
+
+test("JSON:API's sort, page[number], page[size] and filter[…] on a collection (issue 19, item 1, in part)", async (t) => {
+  const database = openDatabase('sqlite::memory:');
+  const app = await createBookshop({ config: testConfig({ PROFILER: '0' }), database, tls: null, seed: { passwordCost: 1024 } });
+  t.after(async () => {
+    await app.close();
+    await database.destroy();
+  });
+  const res = await app.inject({ url: '/books?sort=-publicationDate&page[number]=2&page[size]=5&filter[title]=the', headers: { accept: JSONAPI } });
+  assert.equal(res.statusCode, 200);
+  const doc = res.json() as { data: { attributes: { title: string; publicationDate: string } }[]; links: Record<string, string> };
+  assert.equal(doc.data.length, 5);
+  const dates = doc.data.map((b) => b.attributes.publicationDate);
+  assert.deepEqual(dates, [...dates].sort().reverse(), 'sorted by publication date, newest first');
+  assert.ok(doc.data.every((b) => /the/i.test(b.attributes.title)));
+  // The links name the same collection (filter, order, size) at other pages.
+  assert.match(doc.links.next!, /^\/books\?order%5BpublicationDate%5D=desc&page=3&itemsPerPage=5&title=the$/);
+  const next = await app.inject({ url: doc.links.next!, headers: { accept: JSONAPI } });
+  assert.equal(next.statusCode, 200);
+  const unsupported = await app.inject({ url: '/books?sort=nope', headers: { accept: JSONAPI } });
+  assert.equal(unsupported.statusCode, 400);
+  assert.equal((unsupported.json() as { errors: { detail: string }[] }).errors[0]!.detail, 'Invalid value "nope" for the query parameter "sort": expected fields to sort by among those the collection orders by.');
+  // Other formats read their own parameters: sort means nothing to JSON-LD.
+  assert.equal((await app.inject({ url: '/books?sort=nope', headers: { accept: 'application/ld+json' } })).statusCode, 200);
+});

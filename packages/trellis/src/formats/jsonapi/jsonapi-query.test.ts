@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { jsonApiQuery } from './jsonapi-query.ts';
+
+test('sort, page and filter in the parameters the filters read', () => {
+  assert.deepEqual(jsonApiQuery({ sort: '-publicationDate,title', 'page[number]': '2', 'page[size]': '5', 'filter[title]': 'dune' }), {
+    sort: '-publicationDate,title',
+    'page[number]': '2',
+    'page[size]': '5',
+    'filter[title]': 'dune',
+    'order[publicationDate]': 'desc',
+    'order[title]': 'asc',
+    page: '2',
+    itemsPerPage: '5',
+    title: 'dune',
+  });
+  const plain = { title: 'x', page: '3' };
+  assert.equal(jsonApiQuery(plain), plain, 'a query without JSON:API parameters is left as it is');
+  assert.equal(jsonApiQuery({ 'page[number]': '2', page: '7' }).page, '7', 'the explicit parameter wins');
+  assert.deepEqual(jsonApiQuery({ 'filter[author]': ['1', '2'] }).author, ['1', '2']);
+  assert.deepEqual(jsonApiQuery({ sort: ',, ,' }), { sort: ',, ,' });
+});
+
+test('a sort field the collection does not order by is a 400 with an exact message', () => {
+  assert.throws(() => jsonApiQuery({ sort: 'title,-secret' }, (p) => p === 'order[title]'), { message: 'Invalid value "-secret" for the query parameter "sort": expected fields to sort by among those the collection orders by.' });
+});

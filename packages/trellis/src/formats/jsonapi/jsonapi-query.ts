@@ -1,0 +1,37 @@
+import type { QueryParams } from '../../resources/state-provider.ts';
+import { invalidFilter } from '../../resources/filters/invalid-filter.ts';
+
+const FILTER = /^filter\[([^\]]+)\]$/;
+
+/**
+ * A JSON:API collection query (JSON:API 1.1: `sort`, `page[number]`, `page[size]`, `filter[…]`)
+ * in the parameters the resource's filters and pagination read: `sort=-publicationDate,title`
+ * is `order[publicationDate]=desc&order[title]=asc`, `page[number]` is `page`, `page[size]` is
+ * `itemsPerPage` (within the resource's maximum), `filter[title]=dune` is `title=dune`. A
+ * parameter given both ways keeps the explicit one. Applied only when JSON:API was negotiated.
+ */
+export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) => boolean = () => true): QueryParams {
+  let out: Record<string, string | string[] | undefined> | null = null;
+  const set = (key: string, value: string | string[] | undefined) => {
+    out ??= { ...query };
+    if (out[key] === undefined) out[key] = value;
+  };
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (key === 'sort') {
+      for (const field of (Array.isArray(value) ? value.join(',') : value).split(',')) {
+        const name = field.trim().replace(/^-/, '');
+        if (name === '') continue;
+        // JSON:API 1.1, Sorting: a sort field the server does not support is a 400.
+        if (!sortable(`order[${name}]`)) throw invalidFilter('sort', field.trim(), `expected fields to sort by among those the collection orders by`);
+        set(`order[${name}]`, field.trim().startsWith('-') ? 'desc' : 'asc');
+      }
+    } else if (key === 'page[number]') set('page', value);
+    else if (key === 'page[size]') set('itemsPerPage', value);
+    else {
+      const m = FILTER.exec(key);
+      if (m) set(m[1]!, value);
+    }
+  }
+  return out ?? query;
+}
