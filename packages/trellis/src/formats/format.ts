@@ -20,6 +20,8 @@ export interface EncodeContext {
   readonly resource: ResourceDefinition;
   /** Whether some relation is embedded (formats may take a faster path when none is). */
   readonly embedded: boolean;
+  /** Sparse fieldsets (JSON:API `fields[Type]=a,b`): for a type listed, only those fields. */
+  readonly fields?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface DecodeContext {

@@ -93,6 +93,18 @@ function mediaTypeOf(request: FastifyRequest): string {
   return (semi < 0 ? raw : raw.slice(0, semi)).trim().toLowerCase();
 }
 
+/** JSON:API `fields[Type]=a,b` as type → fields, or undefined when none is given. */
+function sparseFieldsets(query: QueryParams): ReadonlyMap<string, ReadonlySet<string>> | undefined {
+  let out: Map<string, Set<string>> | undefined;
+  for (const [key, value] of Object.entries(query)) {
+    const m = /^fields\[([^\]]+)\]$/.exec(key);
+    if (!m || value === undefined) continue;
+    out ??= new Map();
+    out.set(m[1]!, new Set((Array.isArray(value) ? value.join(',') : value).split(',').map((f) => f.trim()).filter((f) => f !== '')));
+  }
+  return out;
+}
+
 function parseEmbed(op: Operation, query: QueryParams): ReadonlySet<string> {
   const raw = query.embed;
   if (raw === undefined) return NO_EMBED;
@@ -149,7 +161,15 @@ export class OperationPipeline {
       clock.next('provide', 'ok', clock.observed ? { format: format.name, provider: nameOf(op.provider), processor: nameOf(op.processor) } : undefined);
 
       // JSON:API names its sort, page and filter parameters its own way (jsonapi-query.ts).
-      const query = format.name === 'jsonapi' ? jsonApiQuery(request.query as QueryParams, (parameter) => knownQuery(op.resource, `${encodeURIComponent(parameter)}=asc`) !== '') : (request.query as QueryParams);
+      const jsonapi = format.name === 'jsonapi';
+      const query = jsonapi
+        ? jsonApiQuery(
+            request.query as QueryParams,
+            (parameter) => knownQuery(op.resource, `${encodeURIComponent(parameter)}=asc`) !== '',
+            (relation) => Boolean(op.resource.property.get(relation)?.relation),
+          )
+        : (request.query as QueryParams);
+      const fields = jsonapi ? sparseFieldsets(request.query as QueryParams) : undefined;
       checkQuerySize(query);
       const collection = op.kind === 'collection' && op.method === 'GET';
       const ctx: OperationContext = {
@@ -228,10 +248,10 @@ export class OperationPipeline {
       if (page !== null) {
         const links = ctx.pagination.enabled ? pageLinks(op.resource.path, knownQuery(op.resource, query === request.query ? searchOf(request.url) : searchFrom(query)), ctx.pagination, page.totalItems, page.items.length) : null;
         const value: Representation = { kind: 'collection', items: page.items, totalItems: page.totalItems, links, itemsPerPage: ctx.pagination.itemsPerPage };
-        body = format.encode(value, { resource: op.resource, embedded });
+        body = format.encode(value, { resource: op.resource, embedded, ...(fields ? { fields } : {}) });
         if (links !== null && format.name === 'json') reply.header('link', `${apiDocumentationLink(request)}, ${paginationLinks(request, links)}`);
       } else {
-        body = format.encode({ kind: 'item', item: data as Item }, { resource: op.resource, embedded });
+        body = format.encode({ kind: 'item', item: data as Item }, { resource: op.resource, embedded, ...(fields ? { fields } : {}) });
       }
       const etag = etagOf(body);
       reply.header('etag', etag);

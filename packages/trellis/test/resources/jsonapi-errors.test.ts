@@ -68,3 +68,29 @@ test("JSON:API's sort, page[number], page[size] and filter[…] on a collection 
   // Other formats read their own parameters: sort means nothing to JSON-LD.
   assert.equal((await app.inject({ url: '/books?sort=nope', headers: { accept: 'application/ld+json' } })).statusCode, 200);
 });
+
+test("JSON:API include and sparse fieldsets: the issue's curl gives 5 books with their authors", async (t) => {
+  const database = openDatabase('sqlite::memory:');
+  const app = await createBookshop({ config: testConfig({ PROFILER: '0' }), database, tls: null, seed: { passwordCost: 1024 } });
+  t.after(async () => {
+    await app.close();
+    await database.destroy();
+  });
+  const res = await app.inject({ url: '/books?include=author&fields[books]=title,author&sort=-publicationDate&page[size]=5', headers: { accept: JSONAPI } });
+  assert.equal(res.statusCode, 200);
+  const doc = res.json() as { data: { type: string; attributes: Record<string, unknown>; relationships?: { author?: { data: { type: string; id: string } } } }[]; included: { type: string; id: string; attributes: { name: string } }[] };
+  assert.equal(doc.data.length, 5);
+  for (const book of doc.data) {
+    assert.deepEqual(Object.keys(book.attributes), ['title'], 'only the fields asked for');
+    assert.equal(book.relationships?.author?.data.type, 'Author');
+  }
+  const authorIds = new Set(doc.data.map((b) => b.relationships!.author!.data.id));
+  assert.deepEqual(new Set(doc.included.map((a) => a.id)), authorIds, 'every author included, once');
+  assert.ok(doc.included.every((a) => a.type === 'Author' && typeof a.attributes.name === 'string'));
+  // The type's own name works as well as its path segment; a relationship that does not exist is a 400.
+  const byType = (await app.inject({ url: '/books/1?fields[Book]=isbn', headers: { accept: JSONAPI } })).json() as { data: { attributes: Record<string, unknown> } };
+  assert.deepEqual(Object.keys(byType.data.attributes), ['isbn']);
+  const bad = await app.inject({ url: '/books?include=nope', headers: { accept: JSONAPI } });
+  assert.equal(bad.statusCode, 400);
+  assert.equal((bad.json() as { errors: { detail: string }[] }).errors[0]!.detail, 'Invalid value "nope" for the query parameter "include": expected relationships of the resource, one level deep.');
+});

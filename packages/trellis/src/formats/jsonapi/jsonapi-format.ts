@@ -11,16 +11,19 @@ interface ResourceObject {
   links: { self: string };
 }
 
-function resourceObject(resource: ResourceDefinition, item: Item, included: Map<string, ResourceObject> | null): ResourceObject {
+function resourceObject(resource: ResourceDefinition, item: Item, included: Map<string, ResourceObject> | null, fields?: ReadonlyMap<string, ReadonlySet<string>>): ResourceObject {
   const attributes: Record<string, unknown> = {};
   const relationships: Record<string, { data: { type: string; id: string } | null }> = {};
+  // JSON:API 1.1, Sparse Fieldsets: a type named in fields[…] shows only the fields listed.
+  // The type is the resource's name ("Book"); its collection's path segment ("books") names it too.
+  const only = fields?.get(resource.name) ?? fields?.get(resource.path.slice(1));
   for (const key in item) {
-    if (key === 'id') continue;
+    if (key === 'id' || (only !== undefined && !only.has(key))) continue;
     const v = item[key];
     if (v instanceof Ref) {
       relationships[key] = { data: { type: v.resource.name, id: String(v.id) } };
       if (v.data !== null && included !== null) {
-        const target = resourceObject(v.resource, v.data, null);
+        const target = resourceObject(v.resource, v.data, null, fields);
         included.set(`${target.type}/${target.id}`, target);
       }
     } else if (resource.property.get(key)?.relation) {
@@ -47,7 +50,7 @@ export const jsonapiFormat: Format = {
     const included = ctx.embedded ? new Map<string, ResourceObject>() : null;
     let doc: Record<string, unknown>;
     if (value.kind === 'item') {
-      const data = resourceObject(ctx.resource, value.item, included);
+      const data = resourceObject(ctx.resource, value.item, included, ctx.fields);
       doc = { links: { self: data.links.self }, data };
     } else {
       const l = value.links;
@@ -60,7 +63,7 @@ export const jsonapiFormat: Format = {
       }
       const meta: Record<string, unknown> = { itemsPerPage: value.itemsPerPage };
       if (value.totalItems !== null) meta.totalItems = value.totalItems;
-      doc = { links, meta, data: value.items.map((i) => resourceObject(ctx.resource, i, included)) };
+      doc = { links, meta, data: value.items.map((i) => resourceObject(ctx.resource, i, included, ctx.fields)) };
     }
     if (included !== null && included.size > 0) doc.included = [...included.values()];
     return JSON.stringify(doc);

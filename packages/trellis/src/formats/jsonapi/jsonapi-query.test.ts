@@ -24,3 +24,8 @@ test('sort, page and filter in the parameters the filters read', () => {
 test('a sort field the collection does not order by is a 400 with an exact message', () => {
   assert.throws(() => jsonApiQuery({ sort: 'title,-secret' }, (p) => p === 'order[title]'), { message: 'Invalid value "-secret" for the query parameter "sort": expected fields to sort by among those the collection orders by.' });
 });
+
+test('include is the embed, and a relationship the resource lacks is a 400', () => {
+  assert.equal(jsonApiQuery({ include: 'author, book' }, () => true, () => true).embed, 'author,book');
+  assert.throws(() => jsonApiQuery({ include: 'author.books' }, () => true, (r) => r === 'author'), { message: 'Invalid value "author.books" for the query parameter "include": expected relationships of the resource, one level deep.' });
+});

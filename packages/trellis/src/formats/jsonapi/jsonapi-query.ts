@@ -10,7 +10,7 @@ const FILTER = /^filter\[([^\]]+)\]$/;
  * `itemsPerPage` (within the resource's maximum), `filter[title]=dune` is `title=dune`. A
  * parameter given both ways keeps the explicit one. Applied only when JSON:API was negotiated.
  */
-export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) => boolean = () => true): QueryParams {
+export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) => boolean = () => true, includable: (relation: string) => boolean = () => true): QueryParams {
   let out: Record<string, string | string[] | undefined> | null = null;
   const set = (key: string, value: string | string[] | undefined) => {
     out ??= { ...query };
@@ -26,6 +26,11 @@ export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) =
         if (!sortable(`order[${name}]`)) throw invalidFilter('sort', field.trim(), `expected fields to sort by among those the collection orders by`);
         set(`order[${name}]`, field.trim().startsWith('-') ? 'desc' : 'asc');
       }
+    } else if (key === 'include') {
+      // JSON:API 1.1, Inclusion of Related Resources: relationships the server cannot include are a 400.
+      const names = (Array.isArray(value) ? value.join(',') : value).split(',').map((n) => n.trim()).filter((n) => n !== '');
+      for (const name of names) if (!includable(name)) throw invalidFilter('include', name, 'expected relationships of the resource, one level deep');
+      set('embed', names.join(','));
     } else if (key === 'page[number]') set('page', value);
     else if (key === 'page[size]') set('itemsPerPage', value);
     else {
