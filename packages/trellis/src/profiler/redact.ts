@@ -121,6 +121,18 @@ export class Redaction {
       .join('');
   }
 
+  /**
+   * Learns the secrets a request carries (credential headers, secret-named query and body fields)
+   * without keeping the redacted copies: a collector that shows other data (queries, events,
+   * outgoing calls) calls it first, so that `scrub` finds those secrets wherever they recur.
+   */
+  learnRequest(request: { readonly headers: Readonly<Record<string, unknown>>; readonly url: string; readonly query: unknown; readonly body?: unknown }): void {
+    this.headers(request.headers);
+    this.url(request.url);
+    this.fields(request.query);
+    if (request.body !== null && typeof request.body === 'object') this.fields(request.body);
+  }
+
   /** Deep copy with every remembered secret replaced inside strings and keys. */
   scrub<T>(value: T, depth = 0): T {
     if (this.#seen.size === 0) return value;

@@ -23,6 +23,11 @@ function keyOf(pair: string): string {
   }
 }
 
+/** Whether `name` is a query parameter the collection reads (a filter's, or page, itemsPerPage, partial, embed). */
+export function knownParameter(resource: ResourceDefinition, name: string): boolean {
+  return keysOf(resource).has(name);
+}
+
 /**
  * The request's query string with only the parameters the collection operation knows (its
  * filters, pagination and `embed`), for the links it generates (Hydra `view`, HAL and JSON:API

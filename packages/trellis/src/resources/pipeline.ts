@@ -10,7 +10,7 @@ import type { Database } from '../data/database.ts';
 import { etagOf, ifMatchPasses, noneMatch } from './conditional.ts';
 import { denormalize, validationFailed } from './denormalize.ts';
 import { enforceEmbeddedAccess } from './embedded-access.ts';
-import { knownQuery } from './known-query.ts';
+import { knownParameter, knownQuery } from './known-query.ts';
 import { FormatNegotiator, splitExtension } from './format-negotiator.ts';
 import { InputValidator } from './input-validator.ts';
 import { apiDocumentationLink, paginationLinks } from './link-header.ts';
@@ -165,7 +165,7 @@ export class OperationPipeline {
       const query = jsonapi
         ? jsonApiQuery(
             request.query as QueryParams,
-            (parameter) => knownQuery(op.resource, `${encodeURIComponent(parameter)}=asc`) !== '',
+            (parameter) => knownParameter(op.resource, parameter),
             (relation) => Boolean(op.resource.property.get(relation)?.relation),
           )
         : (request.query as QueryParams);

@@ -1,4 +1,5 @@
 import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { formatMs } from '../../ui/format-duration.ts';
 import { apiCollector } from './api-collector.ts';
 import { html, type SafeHtml } from '../../../html/html.ts';
 import type { RequestData } from '../request/request-collector.ts';
@@ -8,7 +9,7 @@ import type { ApiData } from './api-collector.ts';
 import { bodyView, keyValueTable } from '../../ui/panels/key-value-table.ts';
 import { dataOf, type PanelContext } from '../../ui/panels/panel.ts';
 
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const ms = formatMs;
 const STAGE_NAMES: Record<string, string> = { post_denormalize: 'securityPostDenormalize', security: 'security' };
 
 /** What the collection's filters and pagination made of the query (the running app's resource reads it again). */

@@ -120,10 +120,7 @@ function collectQueries(ctx: ProfiledRequest, recorded: readonly QueryRecord[]):
   // Parameters have no names: a secret is known by having been found in the request (its
   // credential headers, secret-named query and body fields), then scrubbed wherever it recurs.
   const { redaction } = ctx;
-  redaction.headers(ctx.request.headers);
-  redaction.url(ctx.request.url);
-  redaction.fields(ctx.request.query);
-  if (ctx.request.body !== null && typeof ctx.request.body === 'object') redaction.fields(ctx.request.body);
+  redaction.learnRequest(ctx.request);
   const groups = new Map<string, { count: number; durationMs: number; index: number }>();
   for (const q of recorded) {
     const g = groups.get(q.sql);

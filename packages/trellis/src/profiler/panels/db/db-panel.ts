@@ -1,12 +1,12 @@
 import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { formatMs } from '../../ui/format-duration.ts';
 import { dbCollector } from './db-collector.ts';
 import { html } from '../../../html/html.ts';
 import type { DbData } from './db-collector.ts';
 import { isCutParameter } from '../../recorded-query.ts';
 import { notExplainable } from '../../explain/explain-query.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const ms = formatMs;
 
 /** A parameter as the query was given it; a long one says how long it was (recorded-query.ts). */
 function parameterText(p: unknown): string {

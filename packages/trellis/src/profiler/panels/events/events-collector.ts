@@ -1,4 +1,5 @@
 import { stagesOf } from '../../api-record.ts';
+import { formatMs } from '../../ui/format-duration.ts';
 import type { DataCollector } from '../../data-collector.ts';
 
 export interface EventData {
@@ -15,7 +16,7 @@ export interface EventsData {
   readonly channels: Readonly<Record<string, number>>;
 }
 
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const ms = formatMs;
 
 /**
  * The request's diagnostics-channel events in the order they were published (Symfony's Events
@@ -52,9 +53,7 @@ export const eventsCollector: DataCollector<EventsData> = {
     for (const e of events) channels[e.channel] = (channels[e.channel] ?? 0) + 1;
     // URLs, messages and reasons may quote a secret: the profile's redaction scrubs them.
     const { redaction } = ctx;
-    redaction.headers(ctx.request.headers);
-    redaction.url(ctx.request.url);
-    redaction.fields(ctx.request.query);
+    redaction.learnRequest(ctx.request);
     return redaction.scrub({ events: events.map((e) => ({ ...e, summary: e.channel === 'undici:request:create' ? redaction.url(e.summary) : e.summary })), channels });
   },
 };

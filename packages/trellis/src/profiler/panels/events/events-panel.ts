@@ -1,10 +1,10 @@
 import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { formatMs } from '../../ui/format-duration.ts';
 import { eventsCollector } from './events-collector.ts';
 import { html } from '../../../html/html.ts';
 import type { EventsData } from './events-collector.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const ms = formatMs;
 
 /** Symfony's Events panel for Trellis: the diagnostics-channel events of the request, in order. */
 export const eventsPanel: ProfilerPanel = defineProfilerPanel<EventsData>({

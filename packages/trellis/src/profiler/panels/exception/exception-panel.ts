@@ -3,7 +3,6 @@ import { exceptionCollector } from './exception-collector.ts';
 import { html } from '../../../html/html.ts';
 import { exceptionChainView } from '../../../errors/exception-view.ts';
 import type { ExceptionData } from './exception-collector.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
 export const exceptionPanel: ProfilerPanel = defineProfilerPanel<ExceptionData>({
   id: 'exception',

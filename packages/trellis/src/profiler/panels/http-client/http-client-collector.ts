@@ -34,8 +34,7 @@ export const httpClientCollector: DataCollector<HttpClientData> = {
     const recorded = ctx.httpCalls ?? [];
     if (recorded.length === 0) return EMPTY;
     const { redaction } = ctx;
-    redaction.headers(ctx.request.headers);
-    redaction.url(ctx.request.url);
+    redaction.learnRequest(ctx.request);
     const calls = recorded.map((c) => {
       const requestHeaders = redaction.headers(c.requestHeaders) as Record<string, string>;
       const responseHeaders = c.responseHeaders === null ? null : (redaction.headers(c.responseHeaders) as Record<string, string>);

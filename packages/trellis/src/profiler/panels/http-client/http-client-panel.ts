@@ -1,11 +1,11 @@
 import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { formatMs } from '../../ui/format-duration.ts';
 import { httpClientCollector } from './http-client-collector.ts';
 import { html, safeHref } from '../../../html/html.ts';
 import type { HttpClientData } from './http-client-collector.ts';
 import { keyValueTable } from '../../ui/panels/key-value-table.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
-const ms = (n: number | null) => (n === null ? 'running' : `${n.toFixed(n < 10 ? 2 : 1)} ms`);
+const ms = (n: number | null) => (n === null ? 'running' : formatMs(n));
 
 /** Symfony's HTTP Client panel for Trellis: the app's outgoing `fetch` calls, linked to the callee's profile. */
 export const httpClientPanel: ProfilerPanel = defineProfilerPanel<HttpClientData>({

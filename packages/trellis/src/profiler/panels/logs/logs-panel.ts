@@ -3,7 +3,6 @@ import { logsCollector } from './logs-collector.ts';
 import { html } from '../../../html/html.ts';
 import { logsView } from '../../../errors/exception-view.ts';
 import type { LogsData } from './logs-collector.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
 export const logsPanel: ProfilerPanel = defineProfilerPanel<LogsData>({
   id: 'logs',

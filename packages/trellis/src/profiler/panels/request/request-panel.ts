@@ -3,7 +3,6 @@ import { requestCollector } from './request-collector.ts';
 import { html } from '../../../html/html.ts';
 import type { RequestData } from './request-collector.ts';
 import { bodyView, keyValueTable } from '../../ui/panels/key-value-table.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
 export const requestPanel: ProfilerPanel = defineProfilerPanel<RequestData>({
   id: 'request',

@@ -4,7 +4,6 @@ import { html } from '../../../html/html.ts';
 import type { ResponseData } from './response-collector.ts';
 import { statusClass } from '../../ui/layout.ts';
 import { bodyView, keyValueTable } from '../../ui/panels/key-value-table.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
 export const responsePanel: ProfilerPanel = defineProfilerPanel<ResponseData>({
   id: 'response',

@@ -3,7 +3,6 @@ import { routerCollector } from './router-collector.ts';
 import { html } from '../../../html/html.ts';
 import type { RouterData } from './router-collector.ts';
 import { keyValueTable } from '../../ui/panels/key-value-table.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
 const LEVELS = { match: 'Matches', method: 'Path matches', none: 'No match' } as const;
 

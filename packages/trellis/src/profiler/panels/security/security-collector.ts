@@ -34,8 +34,7 @@ export const securityCollector: DataCollector<SecurityData> = {
     if (records.length === 0) return EMPTY;
     const { redaction } = ctx;
     // The credentials are learnt first, so that the scrub below finds them wherever they recur.
-    redaction.headers(ctx.request.headers);
-    redaction.url(ctx.request.url);
+    redaction.learnRequest(ctx.request);
     let user: SecurityData['user'] = null;
     let strategy: string | null = null;
     const authenticators: SecurityData['authenticators'][number][] = [];

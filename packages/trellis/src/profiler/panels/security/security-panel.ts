@@ -1,11 +1,11 @@
 import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { formatMs } from '../../ui/format-duration.ts';
 import { securityCollector } from './security-collector.ts';
 import { html } from '../../../html/html.ts';
 import type { SecurityData } from './security-collector.ts';
-import { dataOf } from '../../ui/panels/panel.ts';
 
 const STAGES: Record<string, string> = { path: 'Path rule (firewall)', security: 'security', post_denormalize: 'securityPostDenormalize' };
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const ms = formatMs;
 
 /** Symfony's Security panel for Trellis: the user, the authenticators, the access decision log and the votes. */
 export const securityPanel: ProfilerPanel = defineProfilerPanel<SecurityData>({

@@ -1,4 +1,5 @@
 import { defineProfilerPanel, type ProfilerPanel } from '../../define-profiler-panel.ts';
+import { formatMb, formatMs } from '../../ui/format-duration.ts';
 import { timeCollector } from './time-collector.ts';
 import { html, type SafeHtml } from '../../../html/html.ts';
 import type { ApiData } from '../api/api-collector.ts';
@@ -10,8 +11,8 @@ import { formatTime } from '../../ui/format-time.ts';
 import { dataOf } from '../../ui/panels/panel.ts';
 import type { Profile } from '../../profile.ts';
 
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const ms = formatMs;
+const mb = formatMb;
 
 interface Row {
   readonly group: string;
