@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { openDatabase, type Database } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { openTestSchema } from '../../src/testing/test-schema.ts';
-import { postgresForTests } from '../../src/testing/services.ts';
+import { postgresForTests, TEST_POSTGRES_URL } from '../../src/testing/services.ts';
+import { tcpProxy } from '../../src/testing/tcp-proxy.ts';
 import { ExplainSigner } from '../../src/profiler/explain/explain-signer.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
 import { BROWSER } from './profiler-app.ts';
@@ -75,3 +76,31 @@ for (const backend of backends) {
     });
   });
 }
+
+test('EXPLAIN while PostgreSQL is cut is a 503 with Retry-After, and works again once it is back', { skip: pg.skip }, async (t) => {
+  const opened = await openTestSchema('explain_cut');
+  const proxy = await tcpProxy(TEST_POSTGRES_URL, 5432);
+  const db = openDatabase(proxy.url, { schema: opened.schema });
+  t.after(async () => {
+    await db.destroy();
+    await proxy.close();
+    await opened.close();
+  });
+  const app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:', JWT_SECRET }), database: db, tls: null, seed: { passwordCost: 1024 } });
+  t.after(() => app.close());
+  const item = await app.inject({ url: '/books/1' });
+  await app.profiler!.settled();
+  const panel = (await app.inject({ url: `/_profiler/${item.headers['x-debug-token']}?panel=db`, headers: { accept: BROWSER } })).body;
+  const link = /class="pf-explain" href="([^"]+)"/.exec(panel)![1]!.replaceAll('&amp;', '&');
+  proxy.cut();
+  const during = await app.inject({ url: link });
+  assert.equal(during.statusCode, 503);
+  assert.equal(during.headers['retry-after'], '5');
+  await proxy.restore();
+  let after = await app.inject({ url: link });
+  for (let i = 0; i < 20 && after.statusCode !== 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    after = await app.inject({ url: link });
+  }
+  assert.equal(after.statusCode, 200);
+});

@@ -29,3 +29,8 @@ test('include is the embed, and a relationship the resource lacks is a 400', () 
   assert.equal(jsonApiQuery({ include: 'author, book' }, () => true, () => true).embed, 'author,book');
   assert.throws(() => jsonApiQuery({ include: 'author.books' }, () => true, (r) => r === 'author'), { message: 'Invalid value "author.books" for the query parameter "include": expected relationships of the resource, one level deep.' });
 });
+
+test('a relationship named many times is included once; an empty include includes nothing', () => {
+  assert.equal(jsonApiQuery({ include: 'author,author, author' }).embed, 'author');
+  assert.equal(jsonApiQuery({ include: '' }).embed, undefined);
+});

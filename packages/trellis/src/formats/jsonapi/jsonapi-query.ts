@@ -28,9 +28,10 @@ export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) =
       }
     } else if (key === 'include') {
       // JSON:API 1.1, Inclusion of Related Resources: relationships the server cannot include are a 400.
-      const names = (Array.isArray(value) ? value.join(',') : value).split(',').map((n) => n.trim()).filter((n) => n !== '');
+      const names = [...new Set((Array.isArray(value) ? value.join(',') : value).split(',').map((n) => n.trim()).filter((n) => n !== ''))];
       for (const name of names) if (!includable(name)) throw invalidFilter('include', name, 'expected relationships of the resource, one level deep');
-      set('embed', names.join(','));
+      // Each relationship once, and none for an empty include: the links echo what is set here.
+      if (names.length > 0) set('embed', names.join(','));
     } else if (key === 'page[number]') set('page', value);
     else if (key === 'page[size]') set('itemsPerPage', value);
     else {
