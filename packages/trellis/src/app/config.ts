@@ -39,6 +39,8 @@ export interface ProfilerConfig {
   readonly maxBacklogBytes: number;
   /** Which requests are recorded (PROFILER_SAMPLE, PROFILER_ONLY; see profiler/keep-policy.ts). */
   readonly keep: KeepSettings;
+  /** The web debug toolbar in profiled HTML pages (PROFILER_TOOLBAR, default on). */
+  readonly toolbar: boolean;
 }
 
 export interface JwtConfig {
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
       redactKeys: env.PROFILER_REDACT_KEYS ? list(env, 'PROFILER_REDACT_KEYS') : DEFAULT_SECRET_KEYS,
       maxBacklogBytes: bytes(env, 'PROFILER_MAX_BACKLOG', 32 * 1024 * 1024),
       keep: { sample: share(env, 'PROFILER_SAMPLE', 1), only: profilerOnly(env) },
+      toolbar: bool(env, 'PROFILER_TOOLBAR', true),
     },
     jwt: {
       secret: jwtSecret,

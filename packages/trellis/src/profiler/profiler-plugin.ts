@@ -17,6 +17,7 @@ import { isThreadLocal, openProfileStorage } from './storage/open-profile-storag
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { ThreadProfileSink } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
+import { toolbarInjection } from './toolbar/toolbar-injection.ts';
 import { defaultPanels } from './panels/default-panels.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import type { Profile } from './profile.ts';
@@ -88,6 +89,8 @@ export const profilerPlugin = fp(
 
     const gate = accessGate(settings.allow);
     const mayOpen = (request: FastifyRequest) => gate(request.clientIp);
+    // After the recorder: the toolbar goes only into pages that carry their X-Debug-Token.
+    if (settings.toolbar) toolbarInjection(app, { mayOpen });
     // A profile stored as its snapshot is built with the collectors it would have been built with
     // when written: the built-in ones (the app's ran on the request thread; their data is in it).
     const read = async (token: string): Promise<Profile | null> => {

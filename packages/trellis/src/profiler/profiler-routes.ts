@@ -19,6 +19,7 @@ import { PROFILER_PAGE_HEADERS } from './ui/layout.ts';
 import { profilePage } from './ui/pages/profile-page.ts';
 import { notRecordedMessage, searchPage } from './ui/pages/search-page.ts';
 import { tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
+import { toolbarRoute } from './toolbar/toolbar-route.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import { dataOf } from './ui/panels/panel.ts';
 import { searchBar } from './ui/search-bar.ts';
@@ -140,6 +141,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   app.get('/_profiler/:token/exception.css', profiled, async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
 
   if (options.explain) explainRoute(app, page, load, options.explain);
+  toolbarRoute(app, page, load, options.panels);
 
 }
 

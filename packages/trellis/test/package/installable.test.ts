@@ -22,6 +22,7 @@ test('npm pack gives a tarball that installs outside the workspace and serves re
   const files = packed[0].files.map((f) => f.path);
   assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), 'the build ships');
   assert.ok(files.includes('dist/errors/exception.css') && files.includes('dist/profiler/ui/profiler.css'), 'stylesheets ship');
+  assert.ok(files.includes('dist/profiler/toolbar/toolbar.client.js') && files.includes('dist/profiler/toolbar/toolbar.css'), 'the toolbar script and stylesheet ship');
   assert.deepEqual(files.filter((f) => /\.test\.|\.contract\.|^test\//.test(f)), [], 'no tests or contract suites ship');
 
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'installed-app', private: true, type: 'module' }));

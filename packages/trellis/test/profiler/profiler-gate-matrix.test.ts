@@ -47,6 +47,12 @@ const SPELLINGS = [
   '/_profiler//latest',
   '/_profiler/latest/',
   '/_profiler/search.json/',
+  '/_wdt/{token}',
+  '/_wdt/toolbar.js',
+  '/_wdt/toolbar.css',
+  '/%5Fwdt/{token}',
+  '/_wd%74/toolbar.js',
+  '/_WDT/{token}',
 ];
 
 interface Client {
