@@ -10,6 +10,7 @@ import { profilerRss } from './profiler-rss.ts';
 import { profilerPage } from './profiler-page.ts';
 import { startup } from './startup.ts';
 import { loginStorm } from './login-storm.ts';
+import { htmlPage } from './html-page.ts';
 
 /** Every scenario, in the order a full run takes them. */
-export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, getItem, getCollection, postValidation, bearerItem, profilerFind, profilerPage, profilerRss, loginStorm, startup];
+export const SCENARIOS: readonly Scenario[] = [notFound, helloJson, getItem, getCollection, postValidation, bearerItem, profilerFind, profilerPage, htmlPage, profilerRss, loginStorm, startup];
