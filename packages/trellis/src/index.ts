@@ -43,6 +43,7 @@ export { openDatabase, isPostgres, onDatabaseError, type Database, type OpenData
 export { waitForDatabase, DatabaseUnreachableError, databaseLocation } from './data/wait-for-database.ts';
 export { isDatabaseUnavailable } from './data/database-unavailable.ts';
 export { NodeSqliteDialect } from './data/node-sqlite-dialect.ts';
+export { observePg } from './data/observe-pg.ts';
 export { migrate } from './data/migrate.ts';
 export { migrationsIn } from './data/migrations-in.ts';
 

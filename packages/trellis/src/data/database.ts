@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely, PostgresAdapter, PostgresDialect, type LogEvent } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type pgModule from 'pg';
-import { publish } from '../observe/channels.ts';
+import { observePg } from './observe-pg.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 
 /** The database handle resources, the firewall and commands share. */
@@ -31,15 +31,6 @@ export function onDatabaseError(db: Database, listener: (error: Error) => void):
   return () => void set?.delete(listener);
 }
 
-function logQuery(event: LogEvent): void {
-  publish('dbQuery', () => ({
-    sql: event.query.sql,
-    parameters: event.query.parameters,
-    durationMs: event.queryDurationMillis,
-    ...(event.level === 'error' ? { error: event.error instanceof Error ? event.error.message : String(event.error) } : {}),
-  }));
-}
-
 // pg returns dates, numerics and 64-bit counts as strings or Date objects; the API wants the
 // same plain values SQLite gives, so these parsers apply to our pools only, not globally.
 const PG_TYPE_PARSERS: Record<number, (value: string) => unknown> = {
@@ -55,7 +46,10 @@ const PG_TYPE_PARSERS: Record<number, (value: string) => unknown> = {
  */
 let pgLoaded: typeof pgModule | null = null;
 function pgDriver(): typeof pgModule {
-  pgLoaded ??= createRequire(import.meta.url)('pg') as typeof pgModule;
+  if (pgLoaded === null) {
+    pgLoaded = createRequire(import.meta.url)('pg') as typeof pgModule;
+    observePg(pgLoaded);
+  }
   return pgLoaded;
 }
 
@@ -67,7 +61,7 @@ const pgTypes = {
 /**
  * Opens a database from a URL: `sqlite:<file>` (the directory is created), `sqlite::memory:`, or
  * `postgres://…`. Every query is published on `trellis:db:query` with its SQL, parameters and
- * duration (by the SQLite dialect, or Kysely's `log` hook for PostgreSQL).
+ * duration (by the SQLite dialect, or, for PostgreSQL, by pg's client itself: observe-pg.ts).
  */
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
   if (url.startsWith('sqlite:')) {
@@ -92,7 +86,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log: logQuery });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
     const listeners = new Set<(error: Error) => void>();
     errorListeners.set(db, listeners);
     // An idle client's error (the server restarted, the network dropped) is emitted on the pool;
