@@ -135,7 +135,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     }
     const ctx = new ProfileContext({ token, parentToken: null, request, subRequest: null, startTime, origin: start });
     ctx.mark('observe', start);
-    ctx.heapStart = heapUsed();
+    ctx.heapStart = heapUsed(start);
     contexts.set(request, ctx);
     currentProfile.run(ctx.scope, done);
   });
@@ -170,7 +170,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       ctx.statusCode = reply.statusCode;
       const end = performance.now();
       ctx.durationMs = end - ctx.origin;
-      ctx.memory = { heapStart: ctx.heapStart, heapEnd: heapUsed(), rss: recentRss(end) };
+      ctx.memory = { heapStart: ctx.heapStart, heapEnd: heapUsed(end), rss: recentRss(end) };
       // getHeaders() returns a fresh object: later changes to the reply cannot reach the profile.
       ctx.responseHeaders = reply.getHeaders();
       contexts.delete(request);
