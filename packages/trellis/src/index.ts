@@ -44,6 +44,7 @@ export { waitForDatabase, DatabaseUnreachableError, databaseLocation } from './d
 export { isDatabaseUnavailable } from './data/database-unavailable.ts';
 export { NodeSqliteDialect } from './data/node-sqlite-dialect.ts';
 export { observePg } from './data/observe-pg.ts';
+export { observeSqlite } from './data/observe-sqlite.ts';
 export { migrate } from './data/migrate.ts';
 export { migrationsIn } from './data/migrations-in.ts';
 

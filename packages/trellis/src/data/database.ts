@@ -5,6 +5,7 @@ import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type pgModule from 'pg';
 import { observePg } from './observe-pg.ts';
+import { unobserved } from './observe-sqlite.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 
 /** The database handle resources, the firewall and commands share. */
@@ -69,7 +70,8 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     // Another connection holding the write lock (a CLI command, a second process) is waited for
     // up to 5 s (SQLite's busy handler), then the request gets a 503, not a 500.
-    const sqlite = new DatabaseSync(file, { timeout: 5000 });
+    // Its statements publish through the dialect; its own `exec` calls (pragmas) are not the app's queries.
+    const sqlite = unobserved(new DatabaseSync(file, { timeout: 5000 }));
     sqlite.exec('PRAGMA foreign_keys = ON');
     // LIKE is case-insensitive in SQLite by default; the case-sensitive search strategies need it not to be.
     sqlite.exec('PRAGMA case_sensitive_like = ON');

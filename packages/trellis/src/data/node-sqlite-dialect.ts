@@ -14,6 +14,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import { channels, publish } from '../observe/channels.ts';
+import { unobservedStatement } from './observe-sqlite.ts';
 
 /** Prepared statements kept per connection; the API issues a handful of distinct SQL strings. */
 const STATEMENT_CACHE_SIZE = 200;
@@ -58,7 +59,8 @@ class NodeSqliteConnection implements DatabaseConnection {
   #prepare(sql: string): { stmt: StatementSync; reader: boolean } {
     let entry = this.#statements.get(sql);
     if (entry === undefined) {
-      const stmt = this.#db.prepare(sql);
+      // Published here, with the dialect's timing, never a second time by observe-sqlite.ts.
+      const stmt = unobservedStatement(this.#db.prepare(sql));
       entry = { stmt, reader: stmt.columns().length > 0 };
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
       this.#statements.set(sql, entry);

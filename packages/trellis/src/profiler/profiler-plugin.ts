@@ -18,6 +18,7 @@ import type { ProfileStorage } from './storage/profile-storage.ts';
 import { ThreadProfileSink } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
 import { toolbarInjection } from './toolbar/toolbar-injection.ts';
+import { observeSqlite } from '../data/observe-sqlite.ts';
 import { defaultPanels } from './panels/default-panels.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import type { Profile } from './profile.ts';
@@ -69,6 +70,9 @@ export const profilerPlugin = fp(
   async (app: FastifyInstance, opts: ProfilerPluginOptions) => {
     const { config } = opts;
     const settings = config.profiler;
+    // The app's own node:sqlite queries (outside Kysely) reach the Database panel too; before the
+    // store opens, so the profiler's own statements are known as such.
+    observeSqlite();
     const storage = opts.storage ?? (await openProfileStorage(settings.dsn, settings));
     const issuer = new TokenIssuer(settings.maxProfiles);
     try {

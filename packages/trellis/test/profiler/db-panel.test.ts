@@ -154,3 +154,43 @@ test('N+1: a naive provider running one query per item is flagged, with where it
     await database.destroy();
   }
 });
+
+test("the app's own node:sqlite queries (outside Kysely) are recorded with their rows; the framework's are not recorded twice, the profiler's own never", async () => {
+  const { DatabaseSync } = await import('node:sqlite');
+  const database = openDatabase('sqlite::memory:');
+  const own = new DatabaseSync(':memory:');
+  const app = await createApp({ config: testConfig({ PROFILER_DSN: 'sqlite::memory:' }), database, tls: null });
+  own.exec('create table notes (n integer)');
+  app.get('/raw', async () => {
+    own.exec('insert into notes values (1), (2), (3)');
+    const all = own.prepare('select n from notes where n >= ?').all(2);
+    const one = own.prepare('select n from notes where n = ?').get(9);
+    const changed = own.prepare('update notes set n = n + 10 where n < ?').run(3);
+    assert.throws(() => own.prepare('select n from notes').all(1, 2, 3));
+    await sql`select 1 as one`.execute(database);
+    return { all: all.length, one: one ?? null, changed: Number(changed.changes) };
+  });
+  try {
+    const res = await app.inject({ url: '/raw' });
+    assert.deepEqual(res.json(), { all: 2, one: null, changed: 2 });
+    await app.profiler!.settled();
+    const db = ((await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}.json` })).json() as { collectors: { db: { failed: number; queries: { sql: string; rows?: number | null; parameters: unknown[] }[] } } }).collectors.db;
+    assert.deepEqual(
+      db.queries.map((q) => [q.sql, q.rows ?? null]),
+      [
+        ['insert into notes values (1), (2), (3)', null],
+        ['select n from notes where n >= ?', 2],
+        ['select n from notes where n = ?', 0],
+        ['update notes set n = n + 10 where n < ?', 2],
+        ['select n from notes', null],
+        ['select 1 as one', 1],
+      ],
+    );
+    assert.deepEqual(db.queries[1]!.parameters, [2]);
+    assert.equal(db.failed, 1);
+  } finally {
+    await app.close();
+    own.close();
+    await database.destroy();
+  }
+});

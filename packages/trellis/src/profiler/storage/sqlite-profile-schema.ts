@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { unobserved } from '../../data/observe-sqlite.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS profiles (
@@ -60,7 +61,8 @@ export function openProfileDatabase(path: string, createSchema: boolean): Databa
 }
 
 function prepare(path: string, createSchema: boolean): DatabaseSync {
-  const db = new DatabaseSync(path);
+  // The profiler's own queries are not the app's: never in a profile's Database panel.
+  const db = unobserved(new DatabaseSync(path));
   try {
     // Takes effect on a new file only (before its first table); an older store is converted below.
     db.exec(`PRAGMA page_size = ${PROFILE_PAGE_SIZE}; PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA busy_timeout = 5000;`);
