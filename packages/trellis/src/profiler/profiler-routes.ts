@@ -20,6 +20,8 @@ import { profilePage } from './ui/pages/profile-page.ts';
 import { notRecordedMessage, searchPage } from './ui/pages/search-page.ts';
 import { tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
 import { toolbarRoute } from './toolbar/toolbar-route.ts';
+import { themeOf, withTheme } from './theme/profiler-theme.ts';
+import { themeRoute } from './theme/theme-route.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import { dataOf } from './ui/panels/panel.ts';
 import { searchBar } from './ui/search-bar.ts';
@@ -67,9 +69,10 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   };
   // Every answer of the profiler carries its page headers (CSP, no framing, no referrer), and is
   // neither cached by shared caches nor indexed (as Symfony's profiler answers).
-  const headers = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+  // A page also gets the theme its reader picked (theme/profiler-theme.ts).
+  const headers = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     reply.headers(PROFILER_RESPONSE_HEADERS);
-    done(null, payload);
+    done(null, typeof payload === 'string' ? withTheme(payload, themeOf(request)) : payload);
   };
   const page = { config: { gate: options.mayOpen, unprofiled: true }, onRequest: refuse, onSend: headers };
   // Symfony profiles these two (they carry an X-Debug-Token of their own).
@@ -142,6 +145,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   if (options.explain) explainRoute(app, page, load, options.explain);
   toolbarRoute(app, page, load, options.panels);
+  themeRoute(app, page);
 
 }
 

@@ -53,6 +53,8 @@ const SPELLINGS = [
   '/%5Fwdt/{token}',
   '/_wd%74/toolbar.js',
   '/_WDT/{token}',
+  '/_profiler/theme/dark',
+  '/_profiler/theme%2Fdark',
 ];
 
 interface Client {

@@ -5,6 +5,15 @@ import { profilerCss } from './profiler-css.ts';
 /** CSP and friends for every profiler page: its stylesheet is the only inline content. */
 export const PROFILER_PAGE_HEADERS = pageSecurityHeaders([profilerCss]);
 
+/**
+ * Light, dark or the system's: links to the theme route, which sends the reader back to this page
+ * (the links alone send a same-origin Referer; theme/theme-route.ts). The stylesheet marks the
+ * one in effect from the root's `data-theme`.
+ */
+const themeSwitch = html`<span class="pf-theme" role="group" aria-label="Theme">${['light', 'dark', 'auto'].map(
+  (theme) => html`<a href="/_profiler/theme/${theme}" referrerpolicy="same-origin" data-theme="${theme}" title="${theme === 'auto' ? 'Follow the system' : `${theme[0]!.toUpperCase()}${theme.slice(1)} theme`}">${theme === 'light' ? '☀' : theme === 'dark' ? '☾' : 'A'}</a>`,
+)}</span>`;
+
 /** The profiler's page shell: top bar, a sidebar (menu and/or search form) and the main column. */
 export function layout(page: { title: string; sidebar: SafeHtml; main: SafeHtml }): string {
   return html`<!DOCTYPE html>
@@ -14,7 +23,7 @@ export function layout(page: { title: string; sidebar: SafeHtml; main: SafeHtml 
 <title>${page.title}</title><style>${raw(profilerCss)}</style></head>
 <body class="trellis-profiler">
 <header class="pf-topbar"><a class="brand" href="/_profiler/">Trellis <span>Profiler</span></a>
-<nav><a href="/_profiler/latest">Latest</a><a href="/_profiler/">Last 10</a><a href="/_profiler/search?limit=100">Last 100</a></nav></header>
+<nav><a href="/_profiler/latest">Latest</a><a href="/_profiler/">Last 10</a><a href="/_profiler/search?limit=100">Last 100</a></nav>${themeSwitch}</header>
 <div class="pf-layout"><aside class="pf-sidebar">${page.sidebar}</aside><main class="pf-main">${page.main}</main></div>
 </body></html>`.toString();
 }
