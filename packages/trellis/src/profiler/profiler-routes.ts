@@ -1,6 +1,7 @@
 import type { AppFacts } from './app-facts.ts';
 import { describeQuery } from './describe-query.ts';
 import { explainHref, explainRoute, type ExplainOptions } from './explain/explain-route.ts';
+import { compareRoute } from './compare/compare-route.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/html.ts';
 import { exceptionCss } from '../errors/exception-css.ts';
@@ -140,6 +141,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   app.get('/_profiler/:token/exception.css', profiled, async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
 
   if (options.explain) explainRoute(app, page, load, options.explain);
+  compareRoute(app, page, load, timeZone);
 
 }
 
