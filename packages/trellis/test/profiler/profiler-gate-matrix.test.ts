@@ -28,6 +28,8 @@ const SPELLINGS = [
   '/_profiler/latest/compare/{token}.json',
   '/_profiler/{token}/compare?with=latest',
   '/_profiler/{token}/%63ompare/latest',
+  '/_profiler/mcp',
+  '/_profiler/%6Dcp',
   '/%5Fprofiler/search.json',
   '/%5fprofiler/search.json',
   '/_profile%72/latest',

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errorCodes } from '../../kernel/error-codes.ts';
 import { HttpError } from '../../kernel/http-error.ts';
 import type { ProfileQuery, ProfileSummary } from '../../profiler/profile.ts';
 import { searchParams, toProfileQuery } from '../../profiler/ui/search-params.ts';
@@ -59,9 +60,9 @@ export function profilerCommands(program: Command, out: Output): void {
     .option('--json', 'machine-readable output')
     .action(async (token: string, options: { panel?: string; json?: boolean; url?: string; dsn?: string }) => {
       const profile = await withSource(options, (source) => source.read(token.trim().toLowerCase()));
-      if (!profile) throw new CliError('profiler_token_not_found', `Token "${token}" not found.`);
+      if (!profile) throw new CliError('profiler_token_not_found', errorCodes.profiler_token_not_found.message({ token }));
       if (options.panel !== undefined) {
-        if (!Object.hasOwn(profile.collectors, options.panel)) throw new CliError('profiler_panel_not_found', `Profile ${profile.token} has no panel "${options.panel}"; it has: ${Object.keys(profile.collectors).join(', ')}.`);
+        if (!Object.hasOwn(profile.collectors, options.panel)) throw new CliError('profiler_panel_not_found', errorCodes.profiler_panel_not_found.message({ token: profile.token, panel: options.panel, panels: Object.keys(profile.collectors).join(', ') }));
         if (options.json) return out.json({ token: profile.token, panel: options.panel, data: profile.collectors[options.panel] });
         for (const line of panelLines(out, profile, options.panel, terminalWidth(process.stdout, process.env))) out.line(line);
         return;
