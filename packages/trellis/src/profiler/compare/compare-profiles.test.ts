@@ -32,7 +32,7 @@ describe('compareProfiles', () => {
       time: { startTime: 0, durationMs: 10, memory: null, phases: [{ name: 'route', startMs: 0, durationMs: 1 }, { name: 'provide', startMs: 1, durationMs: 8 }, { name: 'serialize', startMs: 9, durationMs: 1 }] },
       db: { queries: [query('SELECT * FROM books LIMIT 10', 3), query('SELECT count(*) FROM books', 1), query('SELECT * FROM tags WHERE id = ?', 0.5)], statements: [], count: 3, durationMs: 4.5, failed: 0, notKept: 0, slowMs: 100 },
       request: { headers: { accept: 'application/json', 'x-old': '1', 'user-agent': 'curl/8' }, body: { text: null, size: 0, truncated: false } },
-      response: { statusCode: 200, headers: { 'content-type': 'application/ld+json', etag: '"a"' }, size: 1200, contentType: null, body: { text: null, size: 1200, truncated: false }, cookies: {} },
+      response: { statusCode: 200, headers: { 'content-type': 'application/ld+json', etag: '"a"', 'x-debug-token': 'aaaaaa', 'Server-Timing': 'total;dur=10' }, size: 1200, contentType: null, body: { text: null, size: 1200, truncated: false }, cookies: {} },
     },
   });
   const b = profile('bbbbbb', {
@@ -45,7 +45,7 @@ describe('compareProfiles', () => {
         statements: [], count: 7, durationMs: 53.2, failed: 0, notKept: 0, slowMs: 100,
       },
       request: { headers: { accept: 'text/html', 'user-agent': 'curl/8', authorization: '[redacted]' }, body: { text: null, size: 42, truncated: false } },
-      response: { statusCode: 500, headers: { 'content-type': 'application/problem+json', etag: '"a"', 'set-cookie': ['a=[redacted]', 'b=1'] }, size: 300, contentType: null, body: { text: null, size: 300, truncated: false }, cookies: {} },
+      response: { statusCode: 500, headers: { 'content-type': 'application/problem+json', etag: '"a"', 'set-cookie': ['a=[redacted]', 'b=1'], 'x-debug-token': 'bbbbbb', 'x-debug-token-link': '/_profiler/bbbbbb' }, size: 300, contentType: null, body: { text: null, size: 300, truncated: false }, cookies: {} },
     },
   });
   const c = compareProfiles(a, b);
@@ -84,7 +84,7 @@ describe('compareProfiles', () => {
     assert.equal(c.queries.shapes[1]!.a, null);
   });
 
-  test('headers added, removed and changed, for the request and the response; redacted values stay redacted', () => {
+  test('headers added, removed and changed, for the request and the response; redacted values stay redacted; the profile\'s own headers left out', () => {
     assert.deepEqual(c.headers.request, {
       added: [{ name: 'authorization', value: '[redacted]' }],
       removed: [{ name: 'x-old', value: '1' }],

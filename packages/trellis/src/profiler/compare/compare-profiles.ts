@@ -123,11 +123,18 @@ function compareQueries(a: DbData | null, b: DbData | null): ProfileComparison['
   };
 }
 
+/**
+ * Headers that differ between any two requests and say nothing the comparison does not: the
+ * profile's own token and link, and Server-Timing (the phases, compared above).
+ */
+const SELF_DESCRIBING = new Set(['x-debug-token', 'x-debug-token-link', 'server-timing']);
+
 const headerText = (value: unknown): string => (Array.isArray(value) ? value.map(String).join(', ') : String(value));
 
 /** Header names compared case-blind (they are stored lower-cased; an older profile may not be). */
 function compareHeaders(a: Readonly<Record<string, unknown>> | undefined, b: Readonly<Record<string, unknown>> | undefined): HeaderDiff {
-  const lower = (h: Readonly<Record<string, unknown>> | undefined) => new Map(Object.entries(h ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k.toLowerCase(), headerText(v)]));
+  const lower = (h: Readonly<Record<string, unknown>> | undefined) =>
+    new Map(Object.entries(h ?? {}).filter(([k, v]) => v !== undefined && !SELF_DESCRIBING.has(k.toLowerCase())).map(([k, v]) => [k.toLowerCase(), headerText(v)]));
   const left = lower(a);
   const right = lower(b);
   const added: { name: string; value: string }[] = [];
