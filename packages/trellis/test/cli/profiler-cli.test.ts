@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { profilerApp } from '../profiler/profiler-app.ts';
 import type { ProfileSummary } from '../../src/profiler/profile.ts';
+import { redisForTests } from '../../src/testing/services.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/trellis.js', import.meta.url));
 const { NODE_TEST_CONTEXT: _child, PROFILER_DSN: _dsn, NODE_ENV: _env, COLUMNS: _cols, ...inherited } = process.env;
@@ -240,5 +241,64 @@ describe('trellis profiler commands', () => {
     const r = await trellis(['profiler:list', '--url', gone]);
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `error Could not reach ${gone}: ECONNREFUSED.\n`);
+  });
+
+  test('--url: what a hostile or broken server answers is shown escaped, or refused in one line', async () => {
+    const evil = 'http://x/\x1b[2J\x1b]0;pwned\x07';
+    const server: Server = createServer((req, res) => {
+      const send = (status: number, body: unknown, type = 'application/json') => (res.writeHead(status, { 'content-type': type }), res.end(typeof body === 'string' ? body : JSON.stringify(body)));
+      if (req.url!.startsWith('/_profiler/search.json')) return send(200, { count: 1, results: [{ token: 'abcdef', parent: null, ip: '\x1b[1m1.2.3.4', method: 'GET', url: evil, time: 0, statusCode: 200, durationMs: 1 }] });
+      if (req.url === '/_profiler/abcdef.json') return send(200, { token: 'abcdef', parent: null, ip: '1.2.3.4', method: 'GET', url: evil, time: 0, statusCode: 500, durationMs: 1, children: [], collectors: { exception: { chain: [{ class: 'Error', message: '\x1b[31mred', status: 500, code: null, frames: [] }] } } });
+      return send(200, '<html>a login page</html>', 'text/html');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const other = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const list = await trellis(['profiler:list', '--url', other]);
+      assert.equal(list.code, 0, list.stderr);
+      assert.ok(!list.stdout.includes('\x1b'), JSON.stringify(list.stdout));
+      assert.ok(list.stdout.includes('http://x/\\x1b[2J\\x1b]0;pwned\\x07'));
+      assert.ok(list.stdout.includes('\\x1b[1m1.2.3.4'));
+      const show = await trellis(['profiler:show', 'abcdef', '--url', other]);
+      assert.equal(show.code, 0, show.stderr);
+      assert.ok(!show.stdout.includes('\x1b'));
+      assert.ok(show.stdout.includes('exception  Error: \\x1b[31mred'));
+      const html = await trellis(['profiler:show', 'latest', '--url', other]);
+      assert.equal(html.code, 1);
+      assert.equal(html.stderr, `error No profiler answers at ${other}/_profiler: the app runs in production, its profiler is off, or PROFILER_ALLOW does not admit this client.\n`);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+const redis = await redisForTests();
+
+describe('trellis profiler commands on a Redis store (PROFILER_DSN=redis://…)', { skip: redis.skip }, () => {
+  let app: FastifyInstance;
+  let dsn: string;
+  before(async () => {
+    // A prefix of this run's own on the shared Redis; purged (by prefix) afterwards, never flushed.
+    const url = new URL(redis.url!);
+    url.searchParams.set('prefix', `trellis-test:profiler-cli:${process.pid}:`);
+    dsn = url.href;
+    app = await profilerApp({ PROFILER_DSN: dsn });
+  });
+  after(async () => {
+    await app.profiler!.storage.purge();
+    await app.close();
+  });
+
+  test('list and show read what the app wrote, opened as the app opens it', async () => {
+    const token = (await app.inject({ method: 'POST', url: '/echo', headers: { authorization: `Bearer ${CANARY}-redis` }, payload: { password: `${CANARY}-r` } })).headers['x-debug-token'] as string;
+    await app.profiler!.settled();
+    const list = await trellis(['profiler:list', '--json', '--method', 'POST'], { PROFILER_DSN: dsn });
+    assert.equal(list.code, 0, list.stderr);
+    assert.deepEqual((JSON.parse(list.stdout) as ProfileSummary[]).map((s) => s.token).filter((t) => t === token), [token]);
+    const show = await trellis(['profiler:show', token, '--panel', 'request', '--json'], { PROFILER_DSN: dsn });
+    assert.equal(show.code, 0, show.stderr);
+    assert.equal(JSON.parse(show.stdout).data.headers.authorization, '[redacted]');
+    assert.ok(!list.stdout.includes(CANARY) && !show.stdout.includes(CANARY));
   });
 });
