@@ -39,7 +39,7 @@ describe('compareProfiles', () => {
     status: 500,
     durationMs: 250.5,
     collectors: {
-      time: { startTime: 0, durationMs: 250.5, memory: null, phases: [{ name: 'route', startMs: 0, durationMs: 1 }, { name: 'provide', startMs: 1, durationMs: 240 }, { name: 'error', startMs: 241, durationMs: 9.5 }] },
+      time: { startTime: 0, durationMs: 250.5, memory: null, phases: [{ name: 'route', startMs: 0, durationMs: 1 }, { name: 'parse', startMs: 1, durationMs: 0.5 }, { name: 'provide', startMs: 1.5, durationMs: 240 }, { name: 'error', startMs: 241.5, durationMs: 9 }] },
       db: {
         queries: [query('SELECT * FROM books LIMIT 20', 3.2), query('select count(*)   from books', 40), ...Array.from({ length: 5 }, (_, i) => query(`SELECT * FROM authors WHERE id = ${i}`, 2))],
         statements: [], count: 7, durationMs: 53.2, failed: 0, notKept: 0, slowMs: 100,
@@ -59,13 +59,15 @@ describe('compareProfiles', () => {
     assert.equal(c.b.token, 'bbbbbb');
   });
 
-  test('phases by name, in the order they ran, with those only one side had', () => {
+  test('phases by name, in the order they ran, with those only one side had where they ran', () => {
     assert.deepEqual(c.phases, [
       { name: 'route', a: 1, b: 1, delta: 0 },
+      { name: 'parse', a: null, b: 0.5, delta: null },
       { name: 'provide', a: 8, b: 240, delta: 232 },
+      { name: 'error', a: null, b: 9, delta: null },
       { name: 'serialize', a: 1, b: null, delta: null },
-      { name: 'error', a: null, b: 9.5, delta: null },
     ]);
+    assert.deepEqual(compareProfiles(b, a).phases.map((p) => p.name), ['route', 'parse', 'provide', 'serialize', 'error']);
   });
 
   test('queries matched by shape: added, removed, changed, the biggest change in time first', () => {

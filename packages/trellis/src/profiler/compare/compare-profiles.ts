@@ -149,7 +149,10 @@ function compareHeaders(a: Readonly<Record<string, unknown>> | undefined, b: Rea
   return { added: added.sort(byName), removed: removed.sort(byName), changed: changed.sort(byName) };
 }
 
-/** Phases in the order they ran in a, then those only b has. */
+/**
+ * Phases in the order they ran: a's, with a phase only b had placed after the one b ran before it
+ * (a failed request's `error` where it happened, a body's `parse` before the handler).
+ */
 function comparePhases(a: TimeData | null, b: TimeData | null): PhaseDiff[] {
   const total = (t: TimeData | null) => {
     const m = new Map<string, number>();
@@ -158,7 +161,15 @@ function comparePhases(a: TimeData | null, b: TimeData | null): PhaseDiff[] {
   };
   const left = total(a);
   const right = total(b);
-  return [...new Set([...left.keys(), ...right.keys()])].map((name) => ({ name, ...pair(left.get(name) ?? null, right.get(name) ?? null) }));
+  const position = new Map([...left.keys()].map((name, i) => [name, i]));
+  let after = -1;
+  let step = 0;
+  for (const name of right.keys()) {
+    const known = position.get(name);
+    if (known !== undefined) [after, step] = [known, 0];
+    else position.set(name, after + (step += 1) / (right.size + 1));
+  }
+  return [...position.keys()].sort((x, y) => position.get(x)! - position.get(y)!).map((name) => ({ name, ...pair(left.get(name) ?? null, right.get(name) ?? null) }));
 }
 
 /**

@@ -4,6 +4,8 @@ import type { ProfileSummary } from '../../profile.ts';
 import { formatMs } from '../format-duration.ts';
 import { formatTime } from '../format-time.ts';
 import { layout, statusClass } from '../layout.ts';
+import { searchBar } from '../search-bar.ts';
+import { searchParams } from '../search-params.ts';
 
 type Unit = 'ms' | 'bytes' | 'count';
 
@@ -63,7 +65,7 @@ ${row('Duration', c.durationMs, 'ms')}${row('Queries', q.count, 'count')}${row('
 <h3>Queries <span class="pf-note">${q.added} added · ${q.removed} removed · ${q.changed} changed</span></h3>${shapes}
 ${headerTable('Request headers', c.headers.request)}${headerTable('Response headers', c.headers.response)}
 </section>`;
-  return layout({ title: `Compare ${c.a.token} with ${c.b.token} – Profiler`, sidebar: html``, main });
+  return layout({ title: `Compare ${c.a.token} with ${c.b.token} – Profiler`, sidebar: searchBar(searchParams({})), main });
 }
 
 /** The small form the profile page carries: another token to compare this profile with. */
