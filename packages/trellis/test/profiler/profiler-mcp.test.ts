@@ -166,6 +166,17 @@ describe('profiler MCP server', () => {
     }
   });
 
+  test('calls to the MCP server are not themselves profiled', async () => {
+    await app.profiler!.settled();
+    const before = (await app.profiler!.storage.find({ limit: 1000 })).length;
+    const client = new Client({ name: 'counter', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/_profiler/mcp`)));
+    answers.push(JSON.stringify(await client.callTool({ name: 'search_profiles', arguments: { limit: 100 } })));
+    await client.close();
+    await app.profiler!.settled();
+    assert.equal((await app.profiler!.storage.find({ limit: 1000 })).length, before);
+  });
+
   test('a request from a web page (it has an Origin) is refused, even from loopback', async () => {
     const res = await app.inject({ method: 'POST', url: '/_profiler/mcp', headers: { origin: 'http://rebound.example:8000', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     assert.equal(res.statusCode, 403);
