@@ -7,6 +7,8 @@ import { DatabaseUnreachableError } from '../data/wait-for-database.ts';
 import { makeMigrationCommand } from './commands/make-migration-command.ts';
 import { migrateCommands } from './commands/migrate-command.ts';
 import { openapiCommand } from './commands/openapi-command.ts';
+import { profilerCommands } from './commands/profiler-commands.ts';
+import { profilerMcpCommand } from './commands/profiler-mcp-command.ts';
 import { routesCommand } from './commands/routes-command.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { userCreateCommand } from './commands/user-create-command.ts';
@@ -19,7 +21,7 @@ const program = new Command('trellis')
   .version(version)
   .showHelpAfterError('(trellis --help lists the commands)')
   .exitOverride();
-for (const register of [serveCommand, migrateCommands, makeMigrationCommand, userCreateCommand, openapiCommand, routesCommand]) register(program, out);
+for (const register of [serveCommand, migrateCommands, makeMigrationCommand, userCreateCommand, openapiCommand, routesCommand, profilerCommands, profilerMcpCommand]) register(program, out);
 
 try {
   await program.parseAsync(process.argv);

@@ -35,3 +35,10 @@ test('each code has its status and exception class', () => {
   assert.equal(HttpError.of('body_too_large', { limit: 1 }).status, 413);
   assert.equal(HttpError.of('not_acceptable', { accept: 'x', supported: 'y' }).status, 406);
 });
+
+test('the profiler tools\' messages, to the letter', () => {
+  assert.equal(HttpError.of('profiler_panel_not_found', { token: 'abc123', panel: 'nope', panels: 'request, db' }).message, 'Profile abc123 has no panel "nope"; it has: request, db.');
+  assert.equal(HttpError.of('profiler_panel_not_found', { token: 'abc123', panel: 'x', panels: '' }).status, 404);
+  assert.equal(HttpError.of('profiler_mcp_origin', {}).message, "The profiler's MCP server does not answer web pages: a request with an Origin header is refused.");
+  assert.equal(HttpError.of('profiler_mcp_origin', {}).status, 403);
+});

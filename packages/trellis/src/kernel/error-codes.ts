@@ -267,6 +267,19 @@ export const errorCodes = {
     className: 'BadRequestHttpException',
     message: (p) => `EXPLAIN refused for query #${p.query} of profile "${p.token}": ${p.reason}.`,
   },
+  // A panel a profile has no data for (the CLI's --panel, the MCP server's read_profile).
+  profiler_panel_not_found: {
+    status: 404,
+    className: 'NotFoundHttpException',
+    message: (p) => `Profile ${p.token} has no panel "${p.panel}"; it has: ${p.panels}.`,
+  },
+  // The MCP endpoint answers agents, not pages: a browser's request (it carries an Origin) may come
+  // from a page that rebound its own name to this machine (DNS rebinding).
+  profiler_mcp_origin: {
+    status: 403,
+    className: 'AccessDeniedHttpException',
+    message: () => "The profiler's MCP server does not answer web pages: a request with an Origin header is refused.",
+  },
   profiler_invalid_search: {
     status: 400,
     className: 'BadRequestHttpException',

@@ -1,6 +1,8 @@
 import type { AppFacts } from './app-facts.ts';
 import { describeQuery } from './describe-query.ts';
 import { explainHref, explainRoute, type ExplainOptions } from './explain/explain-route.ts';
+import { compareRoute } from './compare/compare-route.ts';
+import { mcpRoute } from './mcp/mcp-route.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/html.ts';
 import { exceptionCss } from '../errors/exception-css.ts';
@@ -146,6 +148,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   if (options.explain) explainRoute(app, page, load, options.explain);
   toolbarRoute(app, page, load, options.panels);
   themeRoute(app, page);
+  compareRoute(app, page, load, timeZone);
+  mcpRoute(app, page, { find: (query) => fromStore(async () => (await options.settled(), storage.find(query))), read: load, close: async () => {} });
 
 }
 

@@ -43,6 +43,8 @@ const DISPOSITION: Record<string, 'run' | string> = {
   'README.md|Declaring a resource|ts': 'run',
   'README.md|Declaring a resource|sh': 'run',
   'README.md|A profiler panel of your own|ts': 'run',
+  'README.md|The profiler in a terminal, and for AI agents|sh': 'run',
+  'README.md|The profiler in a terminal, and for AI agents|json': 'an MCP client configuration: test/profiler/profiler-mcp.test.ts runs trellis profiler:mcp --url and /_profiler/mcp with the SDK\'s client',
   'README.md|Layout|': 'a directory listing',
   'README.md|Benchmarks|sh': 'bench/ (minutes of load; not a test)',
   'examples/bookshop/README.md|Run it|sh': 'npm start: examples/bookshop/test/process-startup.test.ts',
@@ -113,6 +115,22 @@ describe('the bookshop READMEs, against a running bookshop', () => {
     const out = await sh(block('examples/bookshop/README.md|What to try|sh').code, base);
     assert.match(out, /"@id":\s*"\/books\/1"/);
     assert.match(out, /"price":\s*15/, 'the merge-patch applied');
+  });
+
+  test('The profiler in a terminal: compare two requests, list and show them with the CLI', async () => {
+    // `npx trellis` is this workspace's bin.
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    writeFileSync(join(dir, 'bin', 'npx'), `#!/bin/sh\n[ "$1" = trellis ] && shift\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const out = await sh(block('README.md|The profiler in a terminal, and for AI agents|sh').code, base, { PATH: `${join(dir, 'bin')}:${process.env.PATH}` });
+    const comparison = /^\{.*?\}(?=token )/s.exec(out)?.[0] ?? assert.fail(out.slice(0, 500));
+    const c = JSON.parse(comparison) as { a: { url: string }; b: { url: string; token: string }; queries: { count: { a: number; b: number } } };
+    assert.match(c.a.url, /\/books\?title=dune$/);
+    assert.match(c.b.url, /\/books\?order\[title\]=desc$/);
+    assert.ok(c.queries.count.a > 0 && c.queries.count.b > 0);
+    // (curl prints the JSON without a newline: the table's header follows it on the same line.)
+    assert.match(out, /\}token {3}time {18}status {2}method {2}duration/);
+    assert.match(out, new RegExp(`\\n${c.b.token} .* 200 +GET .*/books\\?order\\[title\\]=desc\\n`));
+    assert.match(out, /\n\d+ quer(y|ies), [\d.]+ ms\n# +time +stage +sql\n1 /);
   });
 
   test('Run it: the seed commands migrate, seed and reset another database', async () => {

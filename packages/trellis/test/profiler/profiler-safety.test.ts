@@ -14,6 +14,8 @@ const PAGES = (token: string) => [
   ...defaultPanels.map((panel) => `/_profiler/${token}?panel=${panel.name}`),
   `/_profiler/${token}.json`,
   `/_profiler/${token}/exception`,
+  `/_profiler/${token}/compare/latest`,
+  `/_profiler/latest/compare/${token}.json`,
   '/_profiler/search?limit=100',
   '/_profiler/search.json?limit=100',
 ];

@@ -5,6 +5,7 @@ import { layout, statusClass } from '../layout.ts';
 import type { Panel, PanelContext } from '../panels/panel.ts';
 import { searchBar } from '../search-bar.ts';
 import { searchParams } from '../search-params.ts';
+import { compareForm } from './compare-page.ts';
 
 /** The panel a page opens with: the one asked for, else the exception of a failed request, else the first. */
 export function selectPanel(profile: Profile, panels: readonly Panel[], asked: string | undefined): Panel {
@@ -32,7 +33,7 @@ export function profilePage(profile: Profile, panels: readonly Panel[], asked: s
 <div><h1><span class="method">${profile.method}</span>${profile.url}</h1>
 <ul class="pf-meta"><li>IP <strong>${profile.ip}</strong></li><li>Token <strong class="token">${profile.token}</strong></li>
 <li>Time <strong>${formatTime(profile.time, ctx.timeZone)}</strong></li><li>Duration <strong>${profile.durationMs.toFixed(2)} ms</strong></li>
-<li><a href="/_profiler/${profile.token}.json">JSON</a></li></ul>${related}</div></section>
+<li><a href="/_profiler/${profile.token}.json">JSON</a></li><li>${compareForm(profile.token)}</li></ul>${related}</div></section>
 <section class="pf-panel" id="panel-${panel.name}">${panel.render(profile, ctx)}</section>`;
   return layout({
     title: `${profile.method} ${profile.url} (${profile.statusCode}) – Profiler ${profile.token}`,
