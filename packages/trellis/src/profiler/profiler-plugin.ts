@@ -21,6 +21,9 @@ import { defaultPanels } from './panels/default-panels.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import type { Profile } from './profile.ts';
 import { profileOf } from './stored-profile.ts';
+import { FeedingSink } from './live/feeding-sink.ts';
+import { LocalProfileFeed } from './live/local-profile-feed.ts';
+import type { LiveRouteOptions } from './live/live-route.ts';
 
 export interface ProfilerPluginOptions {
   readonly config: TrellisConfig;
@@ -41,6 +44,8 @@ export interface ProfilerPluginOptions {
   readonly database?: unknown;
   /** IANA time zone for displayed times; UTC by default. */
   readonly timeZone?: string;
+  /** The live view's bounds: most event streams open at once, heartbeat interval (tests). */
+  readonly live?: Pick<LiveRouteOptions, 'maxStreams' | 'heartbeatMs'>;
 }
 
 /** What the profiler exposes on the app (`app.profiler`), for tests, benchmarks and tools. */
@@ -80,10 +85,15 @@ export const profilerPlugin = fp(
     // A store named by its DSN is opened a second time by the profiler thread, which builds and
     // writes the profiles; this thread's copy serves the pages. A store no other thread can open
     // (memory:, sqlite::memory:, or an object handed in) is written here, off the response path.
-    const sink: ProfileSink =
+    const stored: ProfileSink =
       opts.storage || isThreadLocal(settings.dsn)
         ? new InProcessProfileSink(storage, app.log, issuer, { ...build, collectors: defaultCollectors })
         : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log, settings.maxBacklogBytes);
+    // The live view's feed: a shared store's (Redis: every process writing to it), else this
+    // process's, published where snapshots are handed on.
+    const local = storage.openFeed ? null : new LocalProfileFeed();
+    const feed = storage.openFeed?.() ?? local!;
+    const sink: ProfileSink = local ? new FeedingSink(stored, local, settings.redactKeys) : stored;
     const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep) });
 
     const gate = accessGate(settings.allow);
@@ -112,6 +122,7 @@ export const profilerPlugin = fp(
       explain: { signer: new ExplainSigner(config.jwt.secret), database: (opts.database as Kysely<unknown> | undefined) ?? null },
       mayOpen,
       dropped: () => sink.dropped,
+      live: { storage, feed, timeZone: opts.timeZone ?? 'UTC', ...opts.live },
     });
 
     app.decorate('profiler', { storage, read, settled: () => recording.settled() } satisfies ProfilerHandle);

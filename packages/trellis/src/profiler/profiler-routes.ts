@@ -14,6 +14,7 @@ import type { Profile, ProfileSummary } from './profile.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { readableProfile } from './readable-profile.ts';
 import { isToken } from './token.ts';
+import { liveRoute, type LiveRouteOptions } from './live/live-route.ts';
 import { formatTime } from './ui/format-time.ts';
 import { PROFILER_PAGE_HEADERS } from './ui/layout.ts';
 import { profilePage } from './ui/pages/profile-page.ts';
@@ -40,6 +41,8 @@ export interface ProfilerRoutesOptions {
   readonly mayOpen: (request: FastifyRequest) => boolean;
   /** Requests not recorded since start (the sink's backlog was full, or the store failed). */
   readonly dropped?: () => number;
+  /** The live view (live/live-route.ts); absent, it is not served. */
+  readonly live?: LiveRouteOptions;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -140,6 +143,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   app.get('/_profiler/:token/exception.css', profiled, async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
 
   if (options.explain) explainRoute(app, page, load, options.explain);
+  if (options.live) liveRoute(app, page, options.live);
 
 }
 

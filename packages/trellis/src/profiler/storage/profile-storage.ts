@@ -1,4 +1,5 @@
 import type { ProfileQuery, ProfileSummary } from '../profile.ts';
+import type { ProfileFeed } from '../live/profile-feed.ts';
 import type { ProfileRecord } from './profile-record.ts';
 
 /** Retention applied by every store: at most `maxProfiles`, none older than `ttlSeconds`. */
@@ -21,6 +22,9 @@ export interface RetentionOptions {
  * - `tokens(limit)` lists the tokens of the newest `limit` stored profiles, oldest first (the
  *   profiler seeds its token issuer with them when it opens, so it never asks per request).
  * - `purge` removes every profile. `close` releases connections the store opened itself.
+ * - `openFeed`, on a store several processes share (Redis), is the feed of the profiles every one
+ *   of them writes (live/profile-feed.ts); it opens no connection before it is subscribed to.
+ *   A store without it is fed by the profiler of this process.
  */
 export interface ProfileStorage {
   write(record: ProfileRecord): Promise<void>;
@@ -29,6 +33,7 @@ export interface ProfileStorage {
   tokens(limit: number): Promise<string[]>;
   purge(): Promise<void>;
   close(): Promise<void>;
+  openFeed?(): ProfileFeed;
 }
 
 export class TokenTakenError extends Error {

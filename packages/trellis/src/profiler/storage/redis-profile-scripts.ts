@@ -23,10 +23,14 @@ import type { Redis } from 'ioredis';
  * three ZREMs per profile, about a third of Redis's CPU per profile. Each such set is listed in
  * `indexes`, scored by its newest entry, so TRIM deletes a set once all of it is older than the
  * oldest profile kept; `find` reads them from that score up, never their stale entries.
+ *
+ * The summaries written are published on `<prefix>live` as one JSON array per call, for the live
+ * views of every process sharing the store (live/redis-profile-feed.ts), only while one
+ * subscribes: PUBSUB NUMSUB is a lookup, where building the message is a copy of every summary.
  */
 const WRITE = `
 local k, indexTtl = ARGV[1], ARGV[2]
-local written, touched, i = {}, {}, 3
+local written, touched, published, i = {}, {}, {}, 3
 while i <= #ARGV do
   local token, summary, score, n = ARGV[i], ARGV[i + 2], ARGV[i + 4], tonumber(ARGV[i + 5])
   if redis.call('SET', k .. 'p:' .. token, ARGV[i + 1], 'EX', ARGV[i + 3], 'NX') then
@@ -37,6 +41,7 @@ while i <= #ARGV do
     end
     redis.call('ZADD', k .. 'sum', score, summary)
     touched['sum'] = score
+    published[#published + 1] = summary
     written[#written + 1] = 1
   elseif redis.call('GET', k .. 's:' .. token) == summary then
     -- The same profile, already written: a write ioredis sent again after a dropped connection
@@ -56,6 +61,9 @@ for suffix, newest in pairs(touched) do
   end
 end
 redis.call('EXPIRE', k .. 'indexes', indexTtl)
+if #published > 0 and redis.call('PUBSUB', 'NUMSUB', k .. 'live')[2] > 0 then
+  redis.call('PUBLISH', k .. 'live', '[' .. table.concat(published, ',') .. ']')
+end
 return written
 `;
 

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import { matchesQuery, toSummary, type ProfileQuery, type ProfileSummary } from '../profile.ts';
+import { RedisProfileFeed } from '../live/redis-profile-feed.ts';
+import type { ProfileFeed } from '../live/profile-feed.ts';
 import type { ProfileRecord } from './profile-record.ts';
 import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
 import { defineProfileScripts, TRIM_COMMAND, WRITE_COMMAND } from './redis-profile-scripts.ts';
@@ -7,7 +9,7 @@ import { defineProfileScripts, TRIM_COMMAND, WRITE_COMMAND } from './redis-profi
 /** The commands this store uses; an ioredis client (or cluster-aware wrapper) fits. */
 export type RedisProfileClient = Pick<
   Redis,
-  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit'
+  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit' | 'duplicate'
 >;
 
 export interface RedisProfileStorageOptions extends RetentionOptions {
@@ -197,6 +199,11 @@ export class RedisProfileStorage implements ProfileStorage {
       if (keys.length > 0) await this.#client.del(...keys);
       cursor = next;
     } while (cursor !== '0');
+  }
+
+  /** The profiles every process writes here, from `<prefix>live` (redis-profile-feed.ts). */
+  openFeed(): ProfileFeed {
+    return new RedisProfileFeed(() => this.#client.duplicate(), `${this.#prefix}live`);
   }
 
   async close(): Promise<void> {
