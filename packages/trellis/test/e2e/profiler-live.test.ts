@@ -104,4 +104,17 @@ describe('live view in a browser', { skip }, () => {
     assert.equal(await page.locator('.pf-summary strong.token').textContent(), token);
     assert.deepEqual(violations, []);
   });
+
+  test('the search page dashboard draws its histogram without script, under the same CSP', async () => {
+    await page.goto(`${base}/_profiler/search?limit=100`);
+    const bars = page.locator('.pf-dashboard svg.pf-histogram rect.bar');
+    assert.equal(await bars.count(), 9);
+    const heights = await bars.evaluateAll((rects) => rects.map((r) => Number((r as unknown as { getAttribute(n: string): string }).getAttribute('height'))));
+    assert.ok(heights.some((h) => h > 0), heights.join(','));
+    const drawn = await bars.first().boundingBox();
+    assert.ok(drawn !== null && drawn.width > 0, 'the bars are laid out');
+    assert.match((await page.locator('.pf-error-rate').textContent())!, /^Error rate: [\d.]+% 5xx, [\d.]+% 4xx, of \d+ requests$/);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'profiler-search-dashboard.png'), fullPage: true });
+    assert.deepEqual(violations, []);
+  });
 });

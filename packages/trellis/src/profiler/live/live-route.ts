@@ -82,6 +82,8 @@ export function liveRoute(app: FastifyInstance, page: RouteShorthandOptions, opt
       throw HttpError.of('profile_store_unavailable', { reason: (error as Error)?.message ?? String(error) }, { cause: error, headers: { 'retry-after': '5' } });
     }
     reply.hijack();
+    // The client may have left while the feed was being joined: its 'close' has already fired.
+    if (response.destroyed || request.raw.destroyed) return void unsubscribe();
     response.writeHead(200, LIVE_STREAM_HEADERS);
     streams.add(response, unsubscribe);
     // The stream is open (and the feed attached) once this comment arrives: what finishes after it is sent.

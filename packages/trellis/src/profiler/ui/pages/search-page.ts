@@ -3,6 +3,7 @@ import type { ProfileSummary } from '../../profile.ts';
 import { formatTime } from '../format-time.ts';
 import { layout, statusClass } from '../layout.ts';
 import { searchBar } from '../search-bar.ts';
+import { searchDashboard } from '../search-dashboard.ts';
 import type { SearchParams } from '../search-params.ts';
 
 /** The seed's sentence, to the letter: "<n> results found", or "No results found". */
@@ -20,6 +21,7 @@ export function notRecordedMessage(dropped: number): string | null {
 export function searchPage(results: readonly ProfileSummary[], params: SearchParams, timeZone: string, dropped = 0): string {
   const notRecorded = notRecordedMessage(dropped);
   const main = html`${notRecorded === null ? '' : html`<p class="pf-notice pf-dropped">${notRecorded}</p>`}<h2 class="pf-results-count">${resultsSentence(results.length)}</h2>
+${searchDashboard(results)}
 ${results.length === 0
   ? html`<p class="pf-empty">No profile matches this search.</p>`
   : html`<table class="pf-table pf-results"><thead><tr><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Token</th></tr></thead><tbody>${results.map(
