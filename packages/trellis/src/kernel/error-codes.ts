@@ -278,6 +278,12 @@ export const errorCodes = {
     className: 'ServiceUnavailableHttpException',
     message: (p) => `Too many live views are open (${p.max}); close one and try again.`,
   },
+  // The profiler's forms (pin, unpin, purge): a POST the profiler did not render (profiler-csrf.ts).
+  profiler_csrf_refused: {
+    status: 403,
+    className: 'AccessDeniedHttpException',
+    message: () => 'The profiler refused this form: its CSRF token is missing or does not match. Reload the page and try again.',
+  },
   bad_request: {
     status: 400,
     className: 'BadRequestHttpException',

@@ -24,6 +24,7 @@ import { profileOf } from './stored-profile.ts';
 import { FeedingSink } from './live/feeding-sink.ts';
 import { LocalProfileFeed } from './live/local-profile-feed.ts';
 import type { LiveRouteOptions } from './live/live-route.ts';
+import { ProfilerCsrf } from './pins/profiler-csrf.ts';
 
 export interface ProfilerPluginOptions {
   readonly config: TrellisConfig;
@@ -123,6 +124,7 @@ export const profilerPlugin = fp(
       mayOpen,
       dropped: () => sink.dropped,
       live: { storage, feed, timeZone: opts.timeZone ?? 'UTC', ...opts.live },
+      csrf: new ProfilerCsrf(config.jwt.secret),
     });
 
     app.decorate('profiler', { storage, read, settled: () => recording.settled() } satisfies ProfilerHandle);

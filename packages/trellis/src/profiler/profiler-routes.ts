@@ -15,6 +15,10 @@ import type { ProfileStorage } from './storage/profile-storage.ts';
 import { readableProfile } from './readable-profile.ts';
 import { isToken } from './token.ts';
 import { liveRoute, type LiveRouteOptions } from './live/live-route.ts';
+import { pinForm, purgeForm } from './pins/pin-form.ts';
+import { pinRoute } from './pins/pin-route.ts';
+import type { ProfilerCsrf } from './pins/profiler-csrf.ts';
+import { purgeRoute } from './pins/purge-route.ts';
 import { formatTime } from './ui/format-time.ts';
 import { PROFILER_PAGE_HEADERS } from './ui/layout.ts';
 import { profilePage } from './ui/pages/profile-page.ts';
@@ -23,7 +27,7 @@ import { tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import { dataOf } from './ui/panels/panel.ts';
 import { searchBar } from './ui/search-bar.ts';
-import { searchParams, toProfileQuery } from './ui/search-params.ts';
+import { searchHref, searchParams, toProfileQuery } from './ui/search-params.ts';
 
 export interface ProfilerRoutesOptions {
   readonly storage: ProfileStorage;
@@ -43,6 +47,8 @@ export interface ProfilerRoutesOptions {
   readonly dropped?: () => number;
   /** The live view (live/live-route.ts); absent, it is not served. */
   readonly live?: LiveRouteOptions;
+  /** Pin, unpin and purge forms and their routes (pins/); absent, none is shown or served. */
+  readonly csrf?: ProfilerCsrf;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -96,7 +102,11 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     const query = toProfileQuery(params);
     if (params.token !== '') return reply.redirect(`/_profiler/${encodeURIComponent(params.token)}`, 302);
     const found = await fromStore(async () => (await options.settled(), storage.find(query)));
-    return reply.type(HTML).send(searchPage(found, params, timeZone, options.dropped?.() ?? 0));
+    const csrf = options.csrf;
+    // Back to this listing, however it was spelled (Symfony's URL included): the search's own URL.
+    const back = searchHref(params);
+    const pins = csrf && { row: (s: ProfileSummary) => pinForm(csrf, s.token, s.pinned === true, back), purge: purgeForm(csrf, back) };
+    return reply.type(HTML).send(searchPage(found, params, timeZone, options.dropped?.() ?? 0, pins));
   }
   app.get('/_profiler', page, listing);
   app.get('/_profiler/', page, listing);
@@ -127,7 +137,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     }
     if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
     const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
-    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, params: stringParams(request.query), allowedMethods: (path: string) => app.trellis?.routes.allowedMethods(path) ?? null, describeQuery: (resource: string, operation: string, query: Readonly<Record<string, unknown>>) => describeQuery(app, resource, operation, query), ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
+    const pin = options.csrf && pinForm(options.csrf, profile.token, (await fromStore(() => storage.find({ token: profile.token, limit: 1 })))[0]?.pinned === true, request.url);
+    return reply.type(HTML).send(profilePage(profile, options.panels, panel, pin, { timeZone, params: stringParams(request.query), allowedMethods: (path: string) => app.trellis?.routes.allowedMethods(path) ?? null, describeQuery: (resource: string, operation: string, query: Readonly<Record<string, unknown>>) => describeQuery(app, resource, operation, query), ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
   });
 
   app.get<{ Params: { token: string } }>('/_profiler/:token/exception', profiled, async (request, reply) => {
@@ -144,6 +155,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   if (options.explain) explainRoute(app, page, load, options.explain);
   if (options.live) liveRoute(app, page, options.live);
+  if (options.csrf) pinRoute(app, page, { storage, csrf: options.csrf, settled: options.settled });
+  if (options.csrf) purgeRoute(app, page, { storage, csrf: options.csrf, settled: options.settled });
 
 }
 

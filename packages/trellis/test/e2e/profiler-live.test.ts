@@ -117,4 +117,22 @@ describe('live view in a browser', { skip }, () => {
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'profiler-search-dashboard.png'), fullPage: true });
     assert.deepEqual(violations, []);
   });
+
+  test('Pin on a profile page, then Purge on the search page: the pinned profile stays', async () => {
+    const kept = (await fetch(`${base}/hello?pin-in-browser=1`)).headers.get('x-debug-token')!;
+    const gone = (await fetch(`${base}/hello?purged-in-browser=1`)).headers.get('x-debug-token')!;
+    await app.profiler!.settled();
+    await page.goto(`${base}/_profiler/${kept}`);
+    await page.click('form.pf-pin button');
+    await page.waitForURL(`${base}/_profiler/${kept}`);
+    assert.equal(await page.locator('form.pf-pin button').textContent(), 'Unpin');
+    await page.goto(`${base}/_profiler/search?limit=100`);
+    await page.click('form.pf-purge button');
+    await page.waitForURL(`${base}/_profiler/search?limit=100`);
+    assert.equal(await page.locator('.pf-results-count').textContent(), '1 results found');
+    assert.equal(await page.locator('a.token').first().textContent(), kept);
+    assert.equal(await app.profiler!.read(gone), null);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'profiler-pinned-after-purge.png'), fullPage: true });
+    assert.deepEqual(violations, []);
+  });
 });
