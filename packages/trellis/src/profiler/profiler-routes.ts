@@ -13,6 +13,7 @@ import type { LogsData } from './panels/logs/logs-collector.ts';
 import type { Profile, ProfileSummary } from './profile.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { readableProfile } from './readable-profile.ts';
+import { fromStore } from './from-store.ts';
 import { isToken } from './token.ts';
 import { liveRoute, type LiveRouteOptions } from './live/live-route.ts';
 import { pinForm, purgeForm } from './pins/pin-form.ts';
@@ -163,18 +164,4 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 /** The page's query parameters that are single strings (a repeated or nested one is ignored). */
 function stringParams(query: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(query ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length <= 200));
-}
-
-/**
- * The store's failures (Redis away, an unreadable file) are a 503 page saying so, with
- * Retry-After, never a 500: the profiler is only as available as its store.
- */
-async function fromStore<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw HttpError.of('profile_store_unavailable', { reason }, { cause: error, headers: { 'retry-after': '5' } });
-  }
 }

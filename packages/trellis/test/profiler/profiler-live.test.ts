@@ -6,7 +6,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryProfileStorage } from '../../src/profiler/storage/memory-profile-storage.ts';
 import type { FastifyInstance } from 'fastify';
 import { redisForTests } from '../../src/testing/services.ts';
 import { profilerApp } from './profiler-app.ts';
@@ -191,6 +195,36 @@ test('app.close() ends open streams instead of waiting for them', async () => {
   await app.close();
   await client.ended;
   assert.equal(client.response.complete, true, 'the stream was ended, not cut');
+});
+
+test('a SQLite store (profiles stored on the profiler thread): the request thread feeds the live view', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-live-'));
+  const app = await profilerApp({ PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}` });
+  try {
+    const port = await listening(app);
+    const client = await SseClient.open(port, '/_profiler/live/events');
+    await connected(client);
+    const token = (await fetch(`http://127.0.0.1:${port}/hello?sqlite=1`)).headers.get('x-debug-token');
+    assert.equal((await client.next(forPath('/hello?sqlite=1'))).id, token);
+    client.close();
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a shared feed that cannot subscribe (its store away): 503 saying so, no stream', async () => {
+  const store = new MemoryProfileStorage({ maxProfiles: 100, ttlSeconds: 3600 });
+  const feed = { subscribe: () => Promise.reject(new Error('connection refused')), close: async () => {} };
+  const app = await profilerApp({}, { storage: Object.assign(Object.create(store) as MemoryProfileStorage, { openFeed: () => feed }) });
+  try {
+    const res = await app.inject({ url: '/_profiler/live/events', headers: { accept: 'application/json' } });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.headers['retry-after'], '5');
+    assert.equal(res.json().detail, 'The profile store is unavailable (connection refused); requests are served but not recorded until it is back.');
+  } finally {
+    await app.close();
+  }
 });
 
 describe('live view across processes (Redis store)', { skip: redis.skip }, () => {

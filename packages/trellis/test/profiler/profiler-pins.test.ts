@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { ProfilerCsrf } from '../../src/profiler/pins/profiler-csrf.ts';
+import { MemoryProfileStorage } from '../../src/profiler/storage/memory-profile-storage.ts';
 import { testConfig } from '../../src/testing/index.ts';
 import { BROWSER, profilerApp } from './profiler-app.ts';
 
@@ -170,4 +171,22 @@ describe('pins and purge', () => {
     assert.equal((await app.profiler!.read(token))?.token, token);
     assert.equal((await app.profiler!.storage.find({ token, limit: 1 }))[0]?.pinned, undefined);
   });
+});
+
+test('the store failing under a pin or a purge: 503 saying so, with Retry-After, never a 500', async () => {
+  const store = new MemoryProfileStorage({ maxProfiles: 100, ttlSeconds: 3600 });
+  const lost = () => Promise.reject(new Error('connection lost'));
+  const app = await profilerApp({}, { storage: Object.assign(Object.create(store) as MemoryProfileStorage, { pin: lost, purge: lost }) });
+  try {
+    const csrf = new ProfilerCsrf(testConfig().jwt.secret);
+    const token = (await app.inject({ url: '/hello' })).headers['x-debug-token'] as string;
+    for (const [url, fields] of [[`/_profiler/${token}/pin`, { _csrf: csrf.token('pin', token), pinned: '1' }], ['/_profiler/purge', { _csrf: csrf.token('purge') }]] as const) {
+      const res = await app.inject({ method: 'POST', url, headers: { 'content-type': FORM, accept: 'application/json' }, body: new URLSearchParams(fields).toString() });
+      assert.equal(res.statusCode, 503, url);
+      assert.equal(res.headers['retry-after'], '5');
+      assert.equal(res.json().detail, 'The profile store is unavailable (connection lost); requests are served but not recorded until it is back.');
+    }
+  } finally {
+    await app.close();
+  }
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { HttpError } from '../../kernel/http-error.ts';
+import { fromStore } from '../from-store.ts';
 import type { ProfileSummary } from '../profile.ts';
 import type { ProfileStorage } from '../storage/profile-storage.ts';
 import { isToken } from '../token.ts';
@@ -75,12 +76,7 @@ export function liveRoute(app: FastifyInstance, page: RouteShorthandOptions, opt
       if (waiting) waiting.push(...main);
       else if (main.length > 0) streams.write(response, main.map(eventOf).join(''));
     };
-    let unsubscribe: () => void;
-    try {
-      unsubscribe = await feed.subscribe(deliver);
-    } catch (error) {
-      throw HttpError.of('profile_store_unavailable', { reason: (error as Error)?.message ?? String(error) }, { cause: error, headers: { 'retry-after': '5' } });
-    }
+    const unsubscribe = await fromStore(() => feed.subscribe(deliver));
     reply.hijack();
     // The client may have left while the feed was being joined: its 'close' has already fired.
     if (response.destroyed || request.raw.destroyed) return void unsubscribe();

@@ -1,5 +1,6 @@
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import { HttpError } from '../../kernel/http-error.ts';
+import { fromStore } from '../from-store.ts';
 import type { ProfileStorage } from '../storage/profile-storage.ts';
 import { isToken } from '../token.ts';
 import type { ProfilerCsrf } from './profiler-csrf.ts';
@@ -26,7 +27,7 @@ export function pinRoute(app: FastifyInstance, page: RouteShorthandOptions, opti
     if (!options.csrf.verify('pin', token, form._csrf)) throw HttpError.of('profiler_csrf_refused');
     if (form.pinned !== '1' && form.pinned !== '0') throw HttpError.of('bad_request', { detail: 'The "pinned" field must be 1 (pin) or 0 (unpin).' });
     await options.settled();
-    if (!isToken(token) || !(await options.storage.pin(token, form.pinned === '1'))) throw HttpError.of('profiler_token_not_found', { token });
+    if (!isToken(token) || !(await fromStore(() => options.storage.pin(token, form.pinned === '1')))) throw HttpError.of('profiler_token_not_found', { token });
     return reply.redirect(returnPath(form.return, `/_profiler/${token}`), 303);
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import { HttpError } from '../../kernel/http-error.ts';
+import { fromStore } from '../from-store.ts';
 import type { ProfileStorage } from '../storage/profile-storage.ts';
 import type { ProfilerCsrf } from './profiler-csrf.ts';
 import { readForm, returnPath } from './read-form.ts';
@@ -16,7 +17,7 @@ export function purgeRoute(app: FastifyInstance, page: RouteShorthandOptions, op
     if (!options.csrf.verify('purge', '', form._csrf)) throw HttpError.of('profiler_csrf_refused');
     // What was recorded before the click goes too, not only what was stored by then.
     await options.settled();
-    await options.storage.purge({ keepPinned: true });
+    await fromStore(() => options.storage.purge({ keepPinned: true }));
     return reply.redirect(returnPath(form.return, '/_profiler/search'), 303);
   });
 }
