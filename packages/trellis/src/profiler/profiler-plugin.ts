@@ -105,7 +105,9 @@ export const profilerPlugin = fp(
       const record = await storage.read(token);
       if (!record) return null;
       try {
-        return await profileOf(record, defaultCollectors, build, (parent) => storage.read(parent));
+        const profile = await profileOf(record, defaultCollectors, build, (parent) => storage.read(parent));
+        // A pin is the store's state, not the profile's data: the page and the JSON twin show it.
+        return record.pinned ? { ...profile, pinned: true } : profile;
       } catch (error) {
         // A record this version cannot read (damaged, or written by another one) is as good as gone.
         app.log.error({ err: error, channel: 'profiler', token }, `The profiler could not read the profile "${token}": ${(error as Error)?.message}`);
@@ -123,7 +125,7 @@ export const profilerPlugin = fp(
       explain: { signer: new ExplainSigner(config.jwt.secret), database: (opts.database as Kysely<unknown> | undefined) ?? null },
       mayOpen,
       dropped: () => sink.dropped,
-      live: { storage, feed, timeZone: opts.timeZone ?? 'UTC', ...opts.live },
+      live: { storage, feed, timeZone: opts.timeZone ?? 'UTC', settled: () => recording.settled(), ...opts.live },
       csrf: new ProfilerCsrf(config.jwt.secret),
     });
 

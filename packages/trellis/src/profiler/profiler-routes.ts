@@ -138,7 +138,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     }
     if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
     const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
-    const pin = options.csrf && pinForm(options.csrf, profile.token, (await fromStore(() => storage.find({ token: profile.token, limit: 1 })))[0]?.pinned === true, request.url);
+    const pin = options.csrf && pinForm(options.csrf, profile.token, profile.pinned === true, request.url);
     return reply.type(HTML).send(profilePage(profile, options.panels, panel, pin, { timeZone, params: stringParams(request.query), allowedMethods: (path: string) => app.trellis?.routes.allowedMethods(path) ?? null, describeQuery: (resource: string, operation: string, query: Readonly<Record<string, unknown>>) => describeQuery(app, resource, operation, query), ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
   });
 

@@ -48,9 +48,11 @@ describe('pins and purge', () => {
     assert.deepEqual((await app.profiler!.storage.find({ token, limit: 1 })).map((s) => s.pinned), [true]);
     const page = (await app.inject({ url: `/_profiler/${token}` })).body;
     assert.match(page, /<button type="submit" class="pinned" aria-pressed="true"[^>]*>Unpin<\/button>/);
+    assert.equal((await app.inject({ url: `/_profiler/${token}.json` })).json().pinned, true);
     const unpinned = await post(`/_profiler/${token}/pin`, { ...formOf(page, `/_profiler/${token}/pin`) });
     assert.equal(unpinned.statusCode, 303);
     assert.deepEqual((await app.profiler!.storage.find({ token, limit: 1 })).map((s) => s.pinned), [undefined]);
+    assert.equal((await app.inject({ url: `/_profiler/${token}.json` })).json().pinned, undefined);
   });
 
   test('a pinned profile outlives retention; search rows pin too; "Pinned only" lists them', async () => {

@@ -19,6 +19,8 @@ export interface LiveRouteOptions {
   readonly maxStreams?: number;
   /** Heartbeat interval of the event streams (15 s by default). */
   readonly heartbeatMs?: number;
+  /** Resolves once what was recorded so far is stored: a resumed stream reads it from the store. */
+  readonly settled?: () => Promise<void>;
 }
 
 /**
@@ -99,6 +101,8 @@ export function liveRoute(app: FastifyInstance, page: RouteShorthandOptions, opt
    */
   async function resumeFrom(lastId: unknown): Promise<ProfileSummary[]> {
     if (typeof lastId !== 'string' || !isToken(lastId)) return [];
+    // This process's feed publishes as requests are handed on to be stored: wait for them.
+    await options.settled?.();
     const [last] = await storage.find({ token: lastId, limit: 1 });
     if (!last) return [];
     const since = (await storage.find({ start: last.time, mainOnly: true, limit: RESUME_LIMIT })).reverse();
