@@ -5,6 +5,7 @@
  * one app appears in the stream of another sharing the store.
  */
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,19 @@ async function listening(app: FastifyInstance): Promise<number> {
 
 const connected = (client: SseClient) => client.next((i) => i.comment === 'connected');
 
+/**
+ * A stream once the server has seen the ones a test closed go (their 'close' reaches it a moment
+ * after the client's): 503s are retried, a bounded number of times.
+ */
+async function openWhenFree(port: number): Promise<SseClient> {
+  for (let attempt = 0; ; attempt++) {
+    const client = await SseClient.open(port, '/_profiler/live/events');
+    if (client.response.statusCode !== 503 || attempt === 200) return client;
+    client.close();
+    await delay(10);
+  }
+}
+
 describe('live view, one process (memory store)', () => {
   let app: FastifyInstance;
   let port: number;
@@ -35,7 +49,7 @@ describe('live view, one process (memory store)', () => {
   after(() => app.close());
 
   test('a request made after connecting arrives as an event naming its profile', async () => {
-    const client = await SseClient.open(port, '/_profiler/live/events');
+    const client = await openWhenFree(port);
     try {
       assert.equal(client.response.statusCode, 200);
       assert.equal(client.response.headers['content-type'], 'text/event-stream; charset=utf-8');
@@ -62,7 +76,7 @@ describe('live view, one process (memory store)', () => {
   });
 
   test('a sub-request is not an event of its own; its main request is, with its status', async () => {
-    const client = await SseClient.open(port, '/_profiler/live/events');
+    const client = await openWhenFree(port);
     try {
       await connected(client);
       await fetch(`http://127.0.0.1:${port}/no-such-page-live`);
@@ -76,7 +90,7 @@ describe('live view, one process (memory store)', () => {
   });
 
   test('a secret in the query is redacted in the event, as in the stored profile', async () => {
-    const client = await SseClient.open(port, '/_profiler/live/events');
+    const client = await openWhenFree(port);
     try {
       await connected(client);
       await fetch(`http://127.0.0.1:${port}/hello?password=live-canary-81f2&x=1`);
@@ -89,7 +103,7 @@ describe('live view, one process (memory store)', () => {
   });
 
   test('idle streams get heartbeat comments', async () => {
-    const client = await SseClient.open(port, '/_profiler/live/events');
+    const client = await openWhenFree(port);
     try {
       assert.equal((await client.next((i) => i.comment === 'heartbeat')).comment, 'heartbeat');
     } finally {
@@ -127,7 +141,7 @@ describe('live view, one process (memory store)', () => {
   });
 
   test('streams are bounded: past the limit, a 503 with its exact message and Retry-After', async () => {
-    const open = [await SseClient.open(port, '/_profiler/live/events'), await SseClient.open(port, '/_profiler/live/events')];
+    const open = [await openWhenFree(port), await openWhenFree(port)];
     try {
       await Promise.all(open.map(connected));
       const refused = await fetch(`http://127.0.0.1:${port}/_profiler/live/events`, { headers: { accept: 'application/json' } });
@@ -139,13 +153,30 @@ describe('live view, one process (memory store)', () => {
     }
     // A closed stream frees its place.
     await Promise.all(open.map((c) => c.ended));
-    const again = await SseClient.open(port, '/_profiler/live/events');
+    const again = await openWhenFree(port);
     assert.equal(again.response.statusCode, 200);
     again.close();
+    await again.ended;
+  });
+
+  test('many streams opened at once: exactly as many as the bound get one', async () => {
+    const clients = await Promise.all(Array.from({ length: 6 }, () => SseClient.open(port, '/_profiler/live/events', { accept: 'application/json' })));
+    try {
+      assert.deepEqual(clients.map((c) => c.response.statusCode).sort(), [200, 200, 503, 503, 503, 503]);
+    } finally {
+      for (const c of clients) c.close();
+      await Promise.all(clients.map((c) => c.ended));
+    }
+    // Both places are free again for the tests after this one.
+    const [a, b] = [await openWhenFree(port), await openWhenFree(port)];
+    assert.deepEqual([a.response.statusCode, b.response.statusCode], [200, 200]);
+    a.close();
+    b.close();
+    await Promise.all([a.ended, b.ended]);
   });
 
   test('the page, its script and its stream are never profiled', async () => {
-    const client = await SseClient.open(port, '/_profiler/live/events');
+    const client = await openWhenFree(port);
     await connected(client);
     await fetch(`http://127.0.0.1:${port}/_profiler/live`);
     await fetch(`http://127.0.0.1:${port}/_profiler/live.js`);

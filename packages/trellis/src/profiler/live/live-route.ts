@@ -69,7 +69,8 @@ export function liveRoute(app: FastifyInstance, page: RouteShorthandOptions, opt
 
   // No HEAD twin: a HEAD request would hold a stream open with nothing to send.
   app.get('/_profiler/live/events', { ...page, exposeHeadRoute: false }, async (request, reply) => {
-    if (streams.full) throw HttpError.of('profiler_live_busy', { max }, { headers: { 'retry-after': '10' } });
+    const busy = () => HttpError.of('profiler_live_busy', { max }, { headers: { 'retry-after': '10' } });
+    if (streams.full) throw busy();
     // Until the backlog of a resumed stream is written, live events wait here (then skip what it held).
     let waiting: ProfileSummary[] | null = [];
     const response = reply.raw;
@@ -79,6 +80,12 @@ export function liveRoute(app: FastifyInstance, page: RouteShorthandOptions, opt
       else if (main.length > 0) streams.write(response, main.map(eventOf).join(''));
     };
     const unsubscribe = await fromStore(() => feed.subscribe(deliver));
+    // Others may have opened while this one waited for the feed: the bound is checked again
+    // where nothing awaits between the check and the stream's counting.
+    if (streams.full) {
+      unsubscribe();
+      throw busy();
+    }
     reply.hijack();
     // The client may have left while the feed was being joined: its 'close' has already fired.
     if (response.destroyed || request.raw.destroyed) return void unsubscribe();
