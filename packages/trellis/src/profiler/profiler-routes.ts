@@ -59,7 +59,8 @@ const PROFILER_RESPONSE_HEADERS = { ...PROFILER_PAGE_HEADERS, 'cache-control': '
  * The profiler's routes (seed section 4; GET, and HEAD through Fastify's exposed HEAD routes):
  * `/_profiler/<token>` (or `latest`) and `.json`, `/_profiler/<token>/exception`,
  * `/_profiler/<token>/exception.css`, `/_profiler/search_bar`, `/_profiler/search` and
- * `search.json`, and `/_profiler/` (the latest 10).
+ * `search.json`, and `/_profiler/` (the latest 10); from their own files, EXPLAIN, the live view
+ * (live/live-route.ts) and the pin and purge forms (pins/).
  */
 export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOptions): void {
   const { storage, read, timeZone, explain } = options;
