@@ -285,6 +285,18 @@ export const errorCodes = {
     className: 'BadRequestHttpException',
     message: (p) => `Invalid profiler search parameter "${p.name}": ${p.detail}.`,
   },
+  // The live view (issue 17): its event streams are bounded in number (RFC 9110 §15.6.4 with Retry-After).
+  profiler_live_busy: {
+    status: 503,
+    className: 'ServiceUnavailableHttpException',
+    message: (p) => `Too many live views are open (${p.max}); close one and try again.`,
+  },
+  // The profiler's forms (pin, unpin, purge): a POST the profiler did not render (profiler-csrf.ts).
+  profiler_csrf_refused: {
+    status: 403,
+    className: 'AccessDeniedHttpException',
+    message: () => 'The profiler refused this form: its CSRF token is missing or does not match. Reload the page and try again.',
+  },
   bad_request: {
     status: 400,
     className: 'BadRequestHttpException',

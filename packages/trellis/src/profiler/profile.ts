@@ -17,6 +17,11 @@ export interface ProfileSummary {
   readonly time: number;
   readonly statusCode: number;
   readonly durationMs: number;
+  /**
+   * Present, true, while the profile is pinned: exempt from retention (storage/profile-storage.ts).
+   * Store state, not part of what is written: a record is written unpinned.
+   */
+  readonly pinned?: true;
 }
 
 export interface Profile extends ProfileSummary {
@@ -41,6 +46,8 @@ export interface ProfileQuery {
   readonly end?: number;
   /** Only main requests (no parent): what `latest` means. */
   readonly mainOnly?: boolean;
+  /** Only pinned profiles, whatever their age. */
+  readonly pinned?: boolean;
   /** At most this many results (1..1000). */
   readonly limit: number;
 }
@@ -59,5 +66,6 @@ export function matchesQuery(p: ProfileSummary, q: ProfileQuery): boolean {
   if (q.start !== undefined && p.time < q.start) return false;
   if (q.end !== undefined && p.time >= q.end) return false;
   if (q.mainOnly && p.parent !== null) return false;
+  if (q.pinned && p.pinned !== true) return false;
   return true;
 }

@@ -23,6 +23,10 @@ import { defaultPanels } from './panels/default-panels.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import type { Profile } from './profile.ts';
 import { profileOf } from './stored-profile.ts';
+import { FeedingSink } from './live/feeding-sink.ts';
+import { LocalProfileFeed } from './live/local-profile-feed.ts';
+import type { LiveRouteOptions } from './live/live-route.ts';
+import { ProfilerCsrf } from './pins/profiler-csrf.ts';
 
 export interface ProfilerPluginOptions {
   readonly config: TrellisConfig;
@@ -43,6 +47,8 @@ export interface ProfilerPluginOptions {
   readonly database?: unknown;
   /** IANA time zone for displayed times; UTC by default. */
   readonly timeZone?: string;
+  /** The live view's bounds: most event streams open at once, heartbeat interval (tests). */
+  readonly live?: Pick<LiveRouteOptions, 'maxStreams' | 'heartbeatMs'>;
 }
 
 /** What the profiler exposes on the app (`app.profiler`), for tests, benchmarks and tools. */
@@ -85,10 +91,15 @@ export const profilerPlugin = fp(
     // A store named by its DSN is opened a second time by the profiler thread, which builds and
     // writes the profiles; this thread's copy serves the pages. A store no other thread can open
     // (memory:, sqlite::memory:, or an object handed in) is written here, off the response path.
-    const sink: ProfileSink =
+    const stored: ProfileSink =
       opts.storage || isThreadLocal(settings.dsn)
         ? new InProcessProfileSink(storage, app.log, issuer, { ...build, collectors: defaultCollectors })
         : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log, settings.maxBacklogBytes);
+    // The live view's feed: a shared store's (Redis: every process writing to it), else this
+    // process's, published where snapshots are handed on.
+    const local = storage.openFeed ? null : new LocalProfileFeed();
+    const feed = storage.openFeed?.() ?? local!;
+    const sink: ProfileSink = local ? new FeedingSink(stored, local, settings.redactKeys) : stored;
     const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep) });
 
     const gate = accessGate(settings.allow);
@@ -101,7 +112,9 @@ export const profilerPlugin = fp(
       const record = await storage.read(token);
       if (!record) return null;
       try {
-        return await profileOf(record, defaultCollectors, build, (parent) => storage.read(parent));
+        const profile = await profileOf(record, defaultCollectors, build, (parent) => storage.read(parent));
+        // A pin is the store's state, not the profile's data: the page and the JSON twin show it.
+        return record.pinned ? { ...profile, pinned: true } : profile;
       } catch (error) {
         // A record this version cannot read (damaged, or written by another one) is as good as gone.
         app.log.error({ err: error, channel: 'profiler', token }, `The profiler could not read the profile "${token}": ${(error as Error)?.message}`);
@@ -119,6 +132,8 @@ export const profilerPlugin = fp(
       explain: { signer: new ExplainSigner(config.jwt.secret), database: (opts.database as Kysely<unknown> | undefined) ?? null },
       mayOpen,
       dropped: () => sink.dropped,
+      live: { storage, feed, timeZone: opts.timeZone ?? 'UTC', settled: () => recording.settled(), ...opts.live },
+      csrf: new ProfilerCsrf(config.jwt.secret),
     });
 
     app.decorate('profiler', { storage, read, settled: () => recording.settled() } satisfies ProfilerHandle);

@@ -15,7 +15,13 @@ import type { LogsData } from './panels/logs/logs-collector.ts';
 import type { Profile, ProfileSummary } from './profile.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { readableProfile } from './readable-profile.ts';
+import { fromStore } from './from-store.ts';
 import { isToken } from './token.ts';
+import { liveRoute, type LiveRouteOptions } from './live/live-route.ts';
+import { pinForm, purgeForm } from './pins/pin-form.ts';
+import { pinRoute } from './pins/pin-route.ts';
+import type { ProfilerCsrf } from './pins/profiler-csrf.ts';
+import { purgeRoute } from './pins/purge-route.ts';
 import { formatTime } from './ui/format-time.ts';
 import { PROFILER_PAGE_HEADERS } from './ui/layout.ts';
 import { profilePage } from './ui/pages/profile-page.ts';
@@ -27,7 +33,7 @@ import { themeRoute } from './theme/theme-route.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import { dataOf } from './ui/panels/panel.ts';
 import { searchBar } from './ui/search-bar.ts';
-import { searchParams, toProfileQuery } from './ui/search-params.ts';
+import { searchHref, searchParams, toProfileQuery } from './ui/search-params.ts';
 
 export interface ProfilerRoutesOptions {
   readonly storage: ProfileStorage;
@@ -45,6 +51,10 @@ export interface ProfilerRoutesOptions {
   readonly mayOpen: (request: FastifyRequest) => boolean;
   /** Requests not recorded since start (the sink's backlog was full, or the store failed). */
   readonly dropped?: () => number;
+  /** The live view (live/live-route.ts); absent, it is not served. */
+  readonly live?: LiveRouteOptions;
+  /** Pin, unpin and purge forms and their routes (pins/); absent, none is shown or served. */
+  readonly csrf?: ProfilerCsrf;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -54,7 +64,8 @@ const PROFILER_RESPONSE_HEADERS = { ...PROFILER_PAGE_HEADERS, 'cache-control': '
  * The profiler's routes (seed section 4; GET, and HEAD through Fastify's exposed HEAD routes):
  * `/_profiler/<token>` (or `latest`) and `.json`, `/_profiler/<token>/exception`,
  * `/_profiler/<token>/exception.css`, `/_profiler/search_bar`, `/_profiler/search` and
- * `search.json`, and `/_profiler/` (the latest 10).
+ * `search.json`, and `/_profiler/` (the latest 10); from their own files, EXPLAIN, the live view
+ * (live/live-route.ts) and the pin and purge forms (pins/).
  */
 export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOptions): void {
   const { storage, read, timeZone, explain } = options;
@@ -99,7 +110,11 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     const query = toProfileQuery(params);
     if (params.token !== '') return reply.redirect(`/_profiler/${encodeURIComponent(params.token)}`, 302);
     const found = await fromStore(async () => (await options.settled(), storage.find(query)));
-    return reply.type(HTML).send(searchPage(found, params, timeZone, options.dropped?.() ?? 0));
+    const csrf = options.csrf;
+    // Back to this listing, however it was spelled (Symfony's URL included): the search's own URL.
+    const back = searchHref(params);
+    const pins = csrf && { row: (s: ProfileSummary) => pinForm(csrf, s.token, s.pinned === true, back), purge: purgeForm(csrf, back) };
+    return reply.type(HTML).send(searchPage(found, params, timeZone, options.dropped?.() ?? 0, pins));
   }
   app.get('/_profiler', page, listing);
   app.get('/_profiler/', page, listing);
@@ -130,7 +145,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     }
     if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
     const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
-    return reply.type(HTML).send(profilePage(profile, options.panels, panel, { timeZone, params: stringParams(request.query), allowedMethods: (path: string) => app.trellis?.routes.allowedMethods(path) ?? null, describeQuery: (resource: string, operation: string, query: Readonly<Record<string, unknown>>) => describeQuery(app, resource, operation, query), ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
+    const pin = options.csrf && pinForm(options.csrf, profile.token, profile.pinned === true, request.url);
+    return reply.type(HTML).send(profilePage(profile, options.panels, panel, pin, { timeZone, params: stringParams(request.query), allowedMethods: (path: string) => app.trellis?.routes.allowedMethods(path) ?? null, describeQuery: (resource: string, operation: string, query: Readonly<Record<string, unknown>>) => describeQuery(app, resource, operation, query), ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
   });
 
   app.get<{ Params: { token: string } }>('/_profiler/:token/exception', profiled, async (request, reply) => {
@@ -150,24 +166,13 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   themeRoute(app, page);
   compareRoute(app, page, load, timeZone);
   mcpRoute(app, page, { find: (query) => fromStore(async () => (await options.settled(), storage.find(query))), read: load, close: async () => {} });
+  if (options.live) liveRoute(app, page, options.live);
+  if (options.csrf) pinRoute(app, page, { storage, csrf: options.csrf, settled: options.settled });
+  if (options.csrf) purgeRoute(app, page, { storage, csrf: options.csrf, settled: options.settled });
 
 }
 
 /** The page's query parameters that are single strings (a repeated or nested one is ignored). */
 function stringParams(query: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(query ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length <= 200));
-}
-
-/**
- * The store's failures (Redis away, an unreadable file) are a 503 page saying so, with
- * Retry-After, never a 500: the profiler is only as available as its store.
- */
-async function fromStore<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw HttpError.of('profile_store_unavailable', { reason }, { cause: error, headers: { 'retry-after': '5' } });
-  }
 }

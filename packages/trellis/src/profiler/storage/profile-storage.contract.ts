@@ -176,6 +176,98 @@ export function profileStorageContract(name: string, factory: StoreFactory, suit
       });
     });
 
+    it('pins and unpins a stored profile, flagged pinned in read and find while it is; an unknown token is false', async () => {
+      await withStore(factory, {}, async (store) => {
+        const written = profile('a00001');
+        await store.write(written);
+        await store.write(profile('a00002', { time: T0 + 1 }));
+        assert.equal(await store.pin('a00001', true), true);
+        assert.equal(await store.pin('a00001', true), true, 'pinning twice changes nothing');
+        assert.deepEqual(await store.read('a00001'), { ...written, pinned: true });
+        assert.deepEqual((await store.find({ limit: 10 })).map((x) => [x.token, x.pinned]), [['a00002', undefined], ['a00001', true]]);
+        const { data: _data, ...summary } = written;
+        assert.deepEqual(await store.find({ token: 'a00001', limit: 1 }), [{ ...summary, pinned: true }]);
+        assert.deepEqual((await store.find({ pinned: true, limit: 10 })).map((x) => x.token), ['a00001']);
+        assert.equal(await store.pin('a00001', false), true);
+        assert.equal(await store.pin('a00001', false), true);
+        assert.deepEqual(await store.read('a00001'), written);
+        assert.deepEqual(await store.find({ pinned: true, limit: 10 }), []);
+        assert.deepEqual((await store.find({ limit: 10 })).map((x) => x.token), ['a00002', 'a00001']);
+        assert.equal(await store.pin('ffffff', true), false);
+        assert.equal(await store.pin('ffffff', false), false);
+      });
+    });
+
+    it('a pinned profile outlives maxProfiles, does not count towards it, and is listed in its place', async () => {
+      await withStore(factory, { maxProfiles: 3 }, async (store) => {
+        await store.write(profile('b00000', { time: T0 - 1000 }));
+        assert.equal(await store.pin('b00000', true), true);
+        for (let i = 1; i <= 2; i++) await store.write(profile(`b0000${i}`, { time: T0 - 1000 + i }));
+        assert.equal(await store.pin('b00002', true), true);
+        for (let i = 3; i <= 7; i++) await store.write(profile(`b0000${i}`, { time: T0 - 1000 + i }));
+        const all = ['b00007', 'b00006', 'b00005', 'b00002', 'b00000'];
+        assert.deepEqual((await store.find({ limit: 10 })).map((x) => x.token), all);
+        for (const filter of [{ method: 'GET' }, { statusCode: 200 }, { ip: '127.0.0.1' }, { mainOnly: true }, { url: 'books' }]) {
+          assert.deepEqual((await store.find({ limit: 10, ...filter })).map((x) => x.token), all, JSON.stringify(filter));
+        }
+        assert.deepEqual((await store.find({ limit: 2 })).map((x) => x.token), ['b00007', 'b00006']);
+        assert.deepEqual((await store.find({ limit: 10, method: 'POST' })).map((x) => x.token), []);
+        assert.deepEqual((await store.find({ limit: 10, end: T0 - 997 })).map((x) => x.token), ['b00002', 'b00000']);
+        assert.equal((await store.read('b00000'))?.pinned, true);
+        assert.equal(await store.read('b00001'), null);
+        // Unpinned, it is the oldest again, and counts: the next write leaves the newest three.
+        assert.equal(await store.pin('b00000', false), true);
+        await store.write(profile('b00008', { time: T0 - 1000 + 8 }));
+        assert.deepEqual((await store.find({ limit: 10 })).map((x) => x.token), ['b00008', 'b00007', 'b00006', 'b00002']);
+        assert.equal(await store.read('b00000'), null);
+      });
+    });
+
+    it('a pinned profile outlives the TTL; unpinned, it is gone', async () => {
+      let now = T0;
+      await withStore(factory, { ttlSeconds: 60, now: () => now }, async (store) => {
+        await store.write(profile('c10001', { time: T0 - 30_000 }));
+        await store.write(profile('c10002', { time: T0 - 25_000 }));
+        assert.equal(await store.pin('c10001', true), true);
+        now = T0 + 40_000;
+        await store.write(profile('c10003', { time: now }));
+        assert.equal((await store.read('c10001'))?.token, 'c10001');
+        assert.equal(await store.read('c10002'), null);
+        assert.equal(await store.pin('c10002', true), false, 'too late: an expired profile cannot be pinned');
+        assert.deepEqual((await store.find({ limit: 10 })).map((x) => x.token), ['c10003', 'c10001']);
+        assert.deepEqual((await store.find({ token: 'c10001', limit: 1 })).map((x) => x.token), ['c10001']);
+        assert.deepEqual((await store.find({ pinned: true, limit: 10 })).map((x) => x.token), ['c10001']);
+        assert.equal(await store.pin('c10001', false), true);
+        assert.equal(await store.read('c10001'), null);
+        assert.deepEqual((await store.find({ limit: 10 })).map((x) => x.token), ['c10003']);
+      });
+    });
+
+    it('a pinned token stays taken', async () => {
+      await withStore(factory, {}, async (store) => {
+        await store.write(profile('d10001'));
+        await store.pin('d10001', true);
+        await assert.rejects(store.write(profile('d10001', { method: 'POST' })), TokenTakenError);
+        assert.equal((await store.read('d10001'))?.method, 'GET');
+      });
+    });
+
+    it('purge({ keepPinned: true }) removes every profile but the pinned ones; purge() removes them too', async () => {
+      await withStore(factory, { maxProfiles: 5 }, async (store) => {
+        for (let i = 0; i < 4; i++) await store.write(profile(`e1000${i}`, { time: T0 - 100 + i }));
+        await store.pin('e10001', true);
+        await store.purge({ keepPinned: true });
+        assert.deepEqual((await store.find({ limit: 10 })).map((x) => x.token), ['e10001']);
+        assert.equal(await store.read('e10000'), null);
+        // The store goes on as before: writes are kept and retention holds.
+        for (let i = 0; i < 8; i++) await store.write(profile(`e2000${i}`, { time: T0 + i }));
+        assert.deepEqual((await store.find({ limit: 10 })).map((x) => x.token), ['e20007', 'e20006', 'e20005', 'e20004', 'e20003', 'e10001']);
+        await store.purge();
+        assert.deepEqual(await store.find({ limit: 10 }), []);
+        assert.equal(await store.read('e10001'), null);
+      });
+    });
+
     it('accepts concurrent writes and sees them all', async () => {
       await withStore(factory, {}, async (store) => {
         const tokens = Array.from({ length: 50 }, (_, i) => `9${i.toString(16).padStart(5, '0')}`);

@@ -1,4 +1,5 @@
 import type { ProfileQuery, ProfileSummary } from '../profile.ts';
+import type { ProfileFeed } from '../live/profile-feed.ts';
 import type { ProfileRecord } from './profile-record.ts';
 
 /** Retention applied by every store: at most `maxProfiles`, none older than `ttlSeconds`. */
@@ -20,15 +21,33 @@ export interface RetentionOptions {
  *   than `ttlSeconds` is returned; enforcing it never scans the whole store.
  * - `tokens(limit)` lists the tokens of the newest `limit` stored profiles, oldest first (the
  *   profiler seeds its token issuer with them when it opens, so it never asks per request).
- * - `purge` removes every profile. `close` releases connections the store opened itself.
+ * - Pins: `pin(token, true)` exempts a stored profile from retention (neither `maxProfiles` nor
+ *   `ttlSeconds` removes it, and it does not count towards `maxProfiles`); `read` and `find`
+ *   then give it with `pinned: true`, whatever its age, and `find` lists it in its place among
+ *   the others (newest first). `pin(token, false)` puts it back under retention (gone at once
+ *   if older than the TTL). Both resolve to whether the token names a stored profile; pinning
+ *   twice changes nothing. A pinned token stays taken. `find({ pinned: true })` lists only
+ *   pinned profiles.
+ * - `purge` removes every profile; `purge({ keepPinned: true })` every profile not pinned.
+ *   `close` releases connections the store opened itself.
+ * - `openFeed`, on a store several processes share (Redis), is the feed of the profiles every one
+ *   of them writes (live/profile-feed.ts); it opens no connection before it is subscribed to.
+ *   A store without it is fed by the profiler of this process.
  */
 export interface ProfileStorage {
   write(record: ProfileRecord): Promise<void>;
   read(token: string): Promise<ProfileRecord | null>;
   find(query: ProfileQuery): Promise<ProfileSummary[]>;
   tokens(limit: number): Promise<string[]>;
-  purge(): Promise<void>;
+  pin(token: string, pinned: boolean): Promise<boolean>;
+  purge(options?: PurgeOptions): Promise<void>;
   close(): Promise<void>;
+  openFeed?(): ProfileFeed;
+}
+
+export interface PurgeOptions {
+  /** Keep pinned profiles (the profiler's Purge button); everything goes without it. */
+  readonly keepPinned?: boolean;
 }
 
 export class TokenTakenError extends Error {

@@ -23,10 +23,14 @@ import type { Redis } from 'ioredis';
  * three ZREMs per profile, about a third of Redis's CPU per profile. Each such set is listed in
  * `indexes`, scored by its newest entry, so TRIM deletes a set once all of it is older than the
  * oldest profile kept; `find` reads them from that score up, never their stale entries.
+ *
+ * The summaries written are published on `<prefix>live` as one JSON array per call, for the live
+ * views of every process sharing the store (live/redis-profile-feed.ts), only while one
+ * subscribes: PUBSUB NUMSUB is a lookup, where building the message is a copy of every summary.
  */
 const WRITE = `
 local k, indexTtl = ARGV[1], ARGV[2]
-local written, touched, i = {}, {}, 3
+local written, touched, published, i = {}, {}, {}, 3
 while i <= #ARGV do
   local token, summary, score, n = ARGV[i], ARGV[i + 2], ARGV[i + 4], tonumber(ARGV[i + 5])
   if redis.call('SET', k .. 'p:' .. token, ARGV[i + 1], 'EX', ARGV[i + 3], 'NX') then
@@ -37,6 +41,7 @@ while i <= #ARGV do
     end
     redis.call('ZADD', k .. 'sum', score, summary)
     touched['sum'] = score
+    published[#published + 1] = summary
     written[#written + 1] = 1
   elseif redis.call('GET', k .. 's:' .. token) == summary then
     -- The same profile, already written: a write ioredis sent again after a dropped connection
@@ -56,6 +61,9 @@ for suffix, newest in pairs(touched) do
   end
 end
 redis.call('EXPIRE', k .. 'indexes', indexTtl)
+if #published > 0 and redis.call('PUBSUB', 'NUMSUB', k .. 'live')[2] > 0 then
+  redis.call('PUBLISH', k .. 'live', '[' .. table.concat(published, ',') .. ']')
+end
 return written
 `;
 
@@ -96,7 +104,64 @@ if #stale > 0 then redis.call('ZREM', k .. 'indexes', unpack(stale)) end
 return #doomed
 `;
 
+/**
+ * Pins or unpins a profile. ARGV: prefix, token, 1 (pin) or 0 (unpin), TTL seconds, now (ms).
+ * Returns 1 when the token names a profile retention has not removed, else 0.
+ *
+ * A pinned profile leaves every set retention and the index walks read (`time`, `main`, `sum`,
+ * its method, status and IP sets) for `pinned`, scored as in `time`, and its keys lose their
+ * TTL: TRIM and WRITE's trimming never meet it, and `find` adds the pinned ones that match
+ * (they are few) to what the indexes give. Its summary gets `"pinned":true` (appended to the
+ * JSON text, taken off again when unpinned), so `read` and `find` say so with no other lookup.
+ * Unpinned, it goes back into those sets with its old score and the TTL left to it (none left:
+ * deleted), so retention treats it as the profile of its time it is.
+ */
+const PIN = `
+local k, token, pin, ttl, now = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
+local sKey, pKey, flag = k .. 's:' .. token, k .. 'p:' .. token, ',"pinned":true}'
+local summary = redis.call('GET', sKey)
+if not summary then return 0 end
+local pinnedAt = redis.call('ZSCORE', k .. 'pinned', token)
+if pin == (pinnedAt ~= false) then
+  if pinnedAt then return 1 end
+  return cjson.decode(summary).time >= now - ttl * 1000 and 1 or 0
+end
+if pin then
+  local score = redis.call('ZSCORE', k .. 'time', token)
+  local s = cjson.decode(summary)
+  if not score or s.time < now - ttl * 1000 then return 0 end
+  redis.call('PERSIST', pKey)
+  redis.call('SET', sKey, string.sub(summary, 1, -2) .. flag)
+  for _, suffix in ipairs({ 'time', 'main', 'method:' .. s.method, 'status:' .. s.statusCode, 'ip:' .. s.ip }) do
+    redis.call('ZREM', k .. suffix, token)
+  end
+  redis.call('ZREM', k .. 'sum', summary)
+  redis.call('ZADD', k .. 'pinned', score, token)
+  return 1
+end
+local plain = string.sub(summary, 1, -(#flag + 1)) .. '}'
+local s = cjson.decode(plain)
+redis.call('ZREM', k .. 'pinned', token)
+local left = ttl - math.floor((now - s.time) / 1000)
+if left <= 0 then
+  redis.call('DEL', pKey, sKey)
+  return 1
+end
+redis.call('SET', sKey, plain, 'EX', left)
+redis.call('EXPIRE', pKey, left)
+local suffixes = { 'time', 'method:' .. s.method, 'status:' .. s.statusCode, 'ip:' .. s.ip }
+if s.parent == cjson.null then suffixes[#suffixes + 1] = 'main' end
+for i, suffix in ipairs(suffixes) do
+  redis.call('ZADD', k .. suffix, pinnedAt, token)
+  redis.call('EXPIRE', k .. suffix, ttl)
+  if i > 1 and suffix ~= 'main' then redis.call('ZADD', k .. 'indexes', 'GT', pinnedAt, suffix) end
+end
+redis.call('ZADD', k .. 'sum', pinnedAt, plain)
+return 1
+`;
+
 export const WRITE_COMMAND = 'trellisProfilerWrite';
+export const PIN_COMMAND = 'trellisProfilerPin';
 export const TRIM_COMMAND = 'trellisProfilerTrim';
 
 /** Defines the scripts as commands on a client (ioredis sends EVALSHA, and the script on NOSCRIPT). */
@@ -104,4 +169,5 @@ export function defineProfileScripts(client: Pick<Redis, 'defineCommand'>): void
   const defined = client as unknown as Record<string, unknown>;
   if (typeof defined[WRITE_COMMAND] !== 'function') client.defineCommand(WRITE_COMMAND, { numberOfKeys: 0, lua: WRITE });
   if (typeof defined[TRIM_COMMAND] !== 'function') client.defineCommand(TRIM_COMMAND, { numberOfKeys: 0, lua: TRIM });
+  if (typeof defined[PIN_COMMAND] !== 'function') client.defineCommand(PIN_COMMAND, { numberOfKeys: 0, lua: PIN });
 }

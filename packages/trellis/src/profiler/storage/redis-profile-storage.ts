@@ -1,13 +1,15 @@
 import type { Redis } from 'ioredis';
 import { matchesQuery, toSummary, type ProfileQuery, type ProfileSummary } from '../profile.ts';
+import { RedisProfileFeed } from '../live/redis-profile-feed.ts';
+import type { ProfileFeed } from '../live/profile-feed.ts';
 import type { ProfileRecord } from './profile-record.ts';
-import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
-import { defineProfileScripts, TRIM_COMMAND, WRITE_COMMAND } from './redis-profile-scripts.ts';
+import { TokenTakenError, type ProfileStorage, type PurgeOptions, type RetentionOptions } from './profile-storage.ts';
+import { defineProfileScripts, PIN_COMMAND, TRIM_COMMAND, WRITE_COMMAND } from './redis-profile-scripts.ts';
 
 /** The commands this store uses; an ioredis client (or cluster-aware wrapper) fits. */
 export type RedisProfileClient = Pick<
   Redis,
-  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit'
+  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit' | 'duplicate'
 >;
 
 export interface RedisProfileStorageOptions extends RetentionOptions {
@@ -126,16 +128,44 @@ export class RedisProfileStorage implements ProfileStorage {
     const [data, summary] = await this.#client.mget(`${this.#prefix}p:${token}`, `${this.#prefix}s:${token}`);
     if (data == null || summary == null) return null;
     const s = JSON.parse(summary) as ProfileSummary;
+    if (s.pinned) return { ...toSummary(s), pinned: true, data };
     return s.time < this.#cutoff() ? null : { ...toSummary(s), data };
   }
 
+  /**
+   * Pinned profiles are in none of the sets the other searches walk (redis-profile-scripts.ts,
+   * PIN): those matching are added, in their place by time, to what the indexes give.
+   */
   async find(query: ProfileQuery): Promise<ProfileSummary[]> {
-    const cutoff = this.#cutoff();
     if (query.token !== undefined) {
       const json = await this.#client.get(`${this.#prefix}s:${query.token}`);
       const s = json === null ? null : (JSON.parse(json) as ProfileSummary);
-      return s && s.time >= cutoff && matchesQuery(s, query) ? [s] : [];
+      return s && (s.pinned || s.time >= this.#cutoff()) && matchesQuery(s, query) ? [s] : [];
     }
+    if (query.pinned) return this.#findPinned(query);
+    const [found, pinned] = await Promise.all([this.#findIndexed(query), this.#findPinned(query)]);
+    if (pinned.length === 0) return found;
+    // A stable sort: equal times keep the indexes' order, then the pinned ones'.
+    return [...found, ...pinned].sort((a, b) => b.time - a.time).slice(0, query.limit);
+  }
+
+  /** The pinned profiles matching a query, newest first (they are few: each summary is checked). */
+  async #findPinned(query: ProfileQuery): Promise<ProfileSummary[]> {
+    const max = query.end !== undefined ? `(${query.end * 1000}` : '+inf';
+    const min = query.start !== undefined ? query.start * 1000 : '-inf';
+    const tokens = await this.#client.zrevrangebyscore(`${this.#prefix}pinned`, max, min, 'LIMIT', 0, this.#options.maxScan ?? 10_000);
+    if (tokens.length === 0) return [];
+    const out: ProfileSummary[] = [];
+    for (const json of await this.#client.mget(...tokens.map((t) => `${this.#prefix}s:${t}`))) {
+      if (json === null || out.length >= query.limit) continue;
+      const s = JSON.parse(json) as ProfileSummary;
+      if (matchesQuery(s, query)) out.push(s);
+    }
+    return out;
+  }
+
+  async #findIndexed(query: ProfileQuery): Promise<ProfileSummary[]> {
+    const cutoff = this.#cutoff();
     // The method, status and IP sets may still hold entries of profiles retention dropped, all
     // older than the oldest profile kept: they are read from its score up.
     const floor = query.method !== undefined || query.statusCode !== undefined || query.ip !== undefined ? await this.#oldestKept() : 0;
@@ -189,14 +219,32 @@ export class RedisProfileStorage implements ProfileStorage {
     return newest.reverse();
   }
 
-  async purge(): Promise<void> {
+  async pin(token: string, pinned: boolean): Promise<boolean> {
     await this.#flushing;
+    const command = (this.#client as unknown as Record<string, (...args: unknown[]) => Promise<number>>)[PIN_COMMAND]!;
+    return (await command.call(this.#client, this.#prefix, token, pinned ? 1 : 0, this.#options.ttlSeconds, this.#now())) === 1;
+  }
+
+  async purge(options: PurgeOptions = {}): Promise<void> {
+    await this.#flushing;
+    const k = this.#prefix;
+    const kept = new Set<string>();
+    if (options.keepPinned) {
+      kept.add(`${k}pinned`);
+      for (const token of await this.#client.zrange(`${k}pinned`, 0, -1)) kept.add(`${k}p:${token}`).add(`${k}s:${token}`);
+    }
     let cursor = '0';
     do {
-      const [next, keys] = await this.#client.scan(cursor, 'MATCH', `${this.#prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await this.#client.del(...keys);
+      const [next, keys] = await this.#client.scan(cursor, 'MATCH', `${k}*`, 'COUNT', 1000);
+      const doomed = keys.filter((key) => !kept.has(key));
+      if (doomed.length > 0) await this.#client.del(...doomed);
       cursor = next;
     } while (cursor !== '0');
+  }
+
+  /** The profiles every process writes here, from `<prefix>live` (redis-profile-feed.ts). */
+  openFeed(): ProfileFeed {
+    return new RedisProfileFeed(() => this.#client.duplicate(), `${this.#prefix}live`);
   }
 
   async close(): Promise<void> {

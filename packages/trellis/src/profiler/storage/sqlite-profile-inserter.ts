@@ -14,6 +14,7 @@ export class SqliteProfileInserter {
   readonly #top: StatementSync;
   readonly #deleteBelow: StatementSync;
   readonly #deleteBefore: StatementSync;
+  readonly #pinnedAbove: StatementSync;
   /** Rowids at or below this one are already gone, so trimming deletes only a fresh range. */
   #trimmedTo = 0;
   /** When expired profiles were last deleted: at most once a second, not on every batch. */
@@ -24,8 +25,9 @@ export class SqliteProfileInserter {
     this.#maxProfiles = maxProfiles;
     this.#insert = db.prepare('INSERT OR IGNORE INTO profiles (token, parent, ip, method, url, time, status, duration, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.#top = db.prepare('SELECT coalesce(max(seq), 0) AS top FROM profiles');
-    this.#deleteBelow = db.prepare('DELETE FROM profiles WHERE seq > ? AND seq <= ?');
-    this.#deleteBefore = db.prepare('DELETE FROM profiles WHERE time < ?');
+    this.#deleteBelow = db.prepare('DELETE FROM profiles WHERE seq > ? AND seq <= ? AND pinned = 0');
+    this.#deleteBefore = db.prepare('DELETE FROM profiles WHERE time < ? AND pinned = 0');
+    this.#pinnedAbove = db.prepare('SELECT count(*) AS n FROM profiles INDEXED BY profiles_pinned WHERE pinned = 1 AND seq > ?');
   }
 
   /**
@@ -54,7 +56,16 @@ export class SqliteProfileInserter {
   #enforceRetention(cutoff: number, now: number): void {
     // Rowids are handed out in write order, so the newest `maxProfiles` are the top rowid range.
     const { top } = this.#top.get() as { top: number };
-    const keepAbove = top - this.#maxProfiles;
+    // A purge that kept pinned profiles may have lowered the top rowid: rowids are then handed
+    // out again below what was trimmed, and trimming starts over from the bottom.
+    if (top < this.#trimmedTo) this.#trimmedTo = 0;
+    // Pinned profiles do not count: the range kept grows by those among it (a few index entries).
+    let keepAbove = top - this.#maxProfiles;
+    for (let i = 0; i < 4; i++) {
+      const { n } = this.#pinnedAbove.get(keepAbove) as { n: number };
+      if (top - this.#maxProfiles - n === keepAbove) break;
+      keepAbove = top - this.#maxProfiles - n;
+    }
     if (keepAbove > this.#trimmedTo) {
       this.#deleteBelow.run(this.#trimmedTo, keepAbove);
       this.#trimmedTo = keepAbove;

@@ -71,3 +71,27 @@ test('a file that is not a database is set aside with a warning, and an empty st
   assert.equal(warnings[0]!.message, `The profile store ${path} could not be read (file is not a database); it was moved to ${path}.corrupt and an empty store started.`);
   assert.ok(existsSync(path));
 });
+
+test('a store made before pins gets the pinned column and index, and keeps its profiles', async () => {
+  const path = join(dir, 'before-pins.db');
+  const old = new DatabaseSync(path);
+  old.exec(`CREATE TABLE profiles (seq INTEGER PRIMARY KEY, token TEXT NOT NULL UNIQUE, parent TEXT, ip TEXT NOT NULL, method TEXT NOT NULL,
+    url TEXT NOT NULL, time INTEGER NOT NULL, status INTEGER NOT NULL, duration REAL NOT NULL, data TEXT NOT NULL)`);
+  old.prepare('INSERT INTO profiles (token, parent, ip, method, url, time, status, duration, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run('0ld001', null, '127.0.0.1', 'GET', 'http://h/', Date.now(), 200, 1, '{}');
+  old.close();
+  const store = new SqliteProfileStorage(path, retention);
+  try {
+    assert.equal((await store.read('0ld001'))?.token, '0ld001');
+    assert.equal(await store.pin('0ld001', true), true);
+    assert.deepEqual((await store.find({ pinned: true, limit: 5 })).map((s) => [s.token, s.pinned]), [['0ld001', true]]);
+  } finally {
+    await store.close();
+  }
+  const db = new DatabaseSync(path);
+  try {
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'profiles'").all().map((r) => (r as { name: string }).name);
+    assert.ok(indexes.includes('profiles_pinned'), indexes.join(', '));
+  } finally {
+    db.close();
+  }
+});

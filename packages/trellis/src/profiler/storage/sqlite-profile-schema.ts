@@ -14,7 +14,8 @@ CREATE TABLE IF NOT EXISTS profiles (
   time INTEGER NOT NULL,
   status INTEGER NOT NULL,
   duration REAL NOT NULL,
-  data TEXT NOT NULL
+  data TEXT NOT NULL,
+  pinned INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS profiles_time_url ON profiles (time, seq, url);
 CREATE INDEX IF NOT EXISTS profiles_method_time ON profiles (method, time);
@@ -68,6 +69,7 @@ function prepare(path: string, createSchema: boolean): DatabaseSync {
     db.exec(`PRAGMA page_size = ${PROFILE_PAGE_SIZE}; PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA busy_timeout = 5000;`);
     if (createSchema) {
       db.exec(SCHEMA);
+      addPins(db);
       convertPageSize(db);
     }
     return db;
@@ -75,6 +77,17 @@ function prepare(path: string, createSchema: boolean): DatabaseSync {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Pinned profiles (exempt from retention): a column, added to a store made before pins, and a
+ * partial index holding only the pinned rows, so finding them (and the pinned ones among the
+ * newest, for retention) reads a few entries whatever the store's size.
+ */
+function addPins(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(profiles)').all().map((c) => (c as { name: string }).name);
+  if (!columns.includes('pinned')) db.exec('ALTER TABLE profiles ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0');
+  db.exec('CREATE INDEX IF NOT EXISTS profiles_pinned ON profiles (time, seq) WHERE pinned = 1');
 }
 
 /**

@@ -2,14 +2,20 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { ProfileQuery, ProfileSummary } from '../profile.ts';
 import { InlineBatchSink } from './inline-batch-sink.ts';
 import type { ProfileRecord } from './profile-record.ts';
-import { TokenTakenError, type ProfileStorage, type RetentionOptions } from './profile-storage.ts';
+import { TokenTakenError, type ProfileStorage, type PurgeOptions, type RetentionOptions } from './profile-storage.ts';
 import type { SqliteBatchSink } from './sqlite-batch-sink.ts';
 import { SqliteProfileInserter, type ProfileRow } from './sqlite-profile-inserter.ts';
 import { openProfileDatabase } from './sqlite-profile-schema.ts';
 import { ThreadBatchSink } from './thread-batch-sink.ts';
 
-const SUMMARY_COLUMNS = 'p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS statusCode, p.duration AS durationMs';
-const CANDIDATE_COLUMNS = 'p.seq, p.token, p.parent, p.ip, p.method, p.url, p.time, p.status, p.duration';
+const SUMMARY_COLUMNS = 'p.token, p.parent, p.ip, p.method, p.url, p.time, p.status AS statusCode, p.duration AS durationMs, p.pinned';
+const CANDIDATE_COLUMNS = 'p.seq, p.token, p.parent, p.ip, p.method, p.url, p.time, p.status, p.duration, p.pinned';
+
+/** A row of SUMMARY_COLUMNS as a summary: `pinned` only when it is. */
+function summaryOfRow<T extends ProfileSummary>(row: unknown): T {
+  const { pinned, ...rest } = row as Record<string, unknown>;
+  return (pinned ? { ...rest, pinned: true } : rest) as unknown as T;
+}
 
 interface Pending {
   readonly row: ProfileRow;
@@ -66,7 +72,7 @@ export class SqliteProfileStorage implements ProfileStorage {
     this.#batchWindowMs = options.batchWindowMs ?? 10;
     this.#path = path;
     this.#writer = path === ':memory:' ? 'inline' : (options.writer ?? 'thread');
-    this.#read = this.#db.prepare(`SELECT ${SUMMARY_COLUMNS}, p.data FROM profiles p WHERE p.token = ? AND p.time >= ?`);
+    this.#read = this.#db.prepare(`SELECT ${SUMMARY_COLUMNS}, p.data FROM profiles p WHERE p.token = ? AND (p.time >= ? OR p.pinned = 1)`);
   }
 
   get #sink(): SqliteBatchSink {
@@ -93,15 +99,37 @@ export class SqliteProfileStorage implements ProfileStorage {
   }
 
   async read(token: string): Promise<ProfileRecord | null> {
-    const row = this.#read.get(token, this.#cutoff()) as ProfileRecord | undefined;
-    return row ? { ...row } : null;
+    const row = this.#read.get(token, this.#cutoff());
+    return row ? summaryOfRow<ProfileRecord>(row) : null;
   }
 
   // read and find do not flush queued writes: the contract promises visibility once `write`
   // resolves.
   async find(query: ProfileQuery): Promise<ProfileSummary[]> {
+    if (query.pinned) return this.#findPinned(query, null);
     const { sql, params } = this.#findSql(query);
-    return this.#statement(sql).all(...params).map((row) => ({ ...(row as object) }) as ProfileSummary);
+    const found = this.#statement(sql).all(...params).map((row) => summaryOfRow(row));
+    // Pinned profiles older than the TTL come after every other (the rest are all younger).
+    return found.length < query.limit ? [...found, ...this.#findPinned({ ...query, limit: query.limit - found.length }, this.#cutoff())] : found;
+  }
+
+  /**
+   * Pinned profiles matching a query, newest first, from their partial index (pinned ones are
+   * few: they are checked one by one); with `olderThan`, only those older than it.
+   */
+  #findPinned(query: ProfileQuery, olderThan: number | null): ProfileSummary[] {
+    const conds: [string, (string | number)[]][] = [['p.pinned = 1', []]];
+    if (olderThan !== null) conds.push(['p.time < ?', [olderThan]]);
+    if (query.start !== undefined) conds.push(['p.time >= ?', [query.start]]);
+    if (query.end !== undefined) conds.push(['p.time < ?', [query.end]]);
+    if (query.token !== undefined) conds.push(['p.token = ?', [query.token]]);
+    if (query.ip !== undefined) conds.push(['p.ip = ?', [query.ip]]);
+    if (query.statusCode !== undefined) conds.push(['p.status = ?', [query.statusCode]]);
+    if (query.method !== undefined) conds.push(['p.method = ?', [query.method]]);
+    if (query.mainOnly) conds.push(['p.parent IS NULL', []]);
+    if (query.url !== undefined) conds.push(['instr(p.url, ?) > 0', [query.url]]);
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM profiles p INDEXED BY profiles_pinned WHERE ${conds.map((c) => c[0]).join(' AND ')} ORDER BY p.time DESC, p.seq DESC LIMIT ?`;
+    return this.#statement(sql).all(...conds.flatMap((c) => c[1]), query.limit).map((row) => summaryOfRow(row));
   }
 
   /** SQLite's plan for a query, so tests and benchmarks can check that no full scan happens. */
@@ -116,9 +144,26 @@ export class SqliteProfileStorage implements ProfileStorage {
     return rows.map((r) => String((r as { token: unknown }).token));
   }
 
-  async purge(): Promise<void> {
+  async pin(token: string, pinned: boolean): Promise<boolean> {
     await this.#settled();
-    await this.#sink.purge();
+    if (pinned) return this.#db.prepare('UPDATE profiles SET pinned = 1 WHERE token = ? AND (time >= ? OR pinned = 1)').run(token, this.#cutoff()).changes > 0;
+    const row = this.#db.prepare('SELECT seq, pinned FROM profiles WHERE token = ? AND (time >= ? OR pinned = 1)').get(token, this.#cutoff()) as { seq: number; pinned: number } | undefined;
+    if (!row) return false;
+    if (row.pinned === 0) return true;
+    this.#db.prepare('UPDATE profiles SET pinned = 0 WHERE seq = ?').run(row.seq);
+    // Back under retention: the writer trims by rowid ranges it has passed already, so a profile
+    // with maxProfiles newer ones goes now (once per click: a walk of at most maxProfiles rowids).
+    const newer = this.#db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM profiles WHERE seq > ? AND pinned = 0 LIMIT ?)').get(row.seq, this.#retention.maxProfiles) as { n: number };
+    if (newer.n >= this.#retention.maxProfiles) this.#db.prepare('DELETE FROM profiles WHERE seq = ? AND pinned = 0').run(row.seq);
+    return true;
+  }
+
+  async purge(options: PurgeOptions = {}): Promise<void> {
+    await this.#settled();
+    // Pinned rows are few and scattered: the writer's range deletes do not fit; one DELETE does
+    // (the writer's trimming starts over if the top rowid went down, sqlite-profile-inserter.ts).
+    if (options.keepPinned) this.#db.prepare('DELETE FROM profiles WHERE pinned = 0').run();
+    else await this.#sink.purge();
   }
 
   async close(): Promise<void> {

@@ -23,7 +23,7 @@ export function layout(page: { title: string; sidebar: SafeHtml; main: SafeHtml 
 <title>${page.title}</title><style>${raw(profilerCss)}</style></head>
 <body class="trellis-profiler">
 <header class="pf-topbar"><a class="brand" href="/_profiler/">Trellis <span>Profiler</span></a>
-<nav><a href="/_profiler/latest">Latest</a><a href="/_profiler/">Last 10</a><a href="/_profiler/search?limit=100">Last 100</a></nav>${themeSwitch}</header>
+<nav><a href="/_profiler/latest">Latest</a><a href="/_profiler/">Last 10</a><a href="/_profiler/search?limit=100">Last 100</a><a href="/_profiler/search?pinned=1&amp;limit=100">Pinned</a><a href="/_profiler/live">Live</a></nav>${themeSwitch}</header>
 <div class="pf-layout"><aside class="pf-sidebar">${page.sidebar}</aside><main class="pf-main">${page.main}</main></div>
 </body></html>`.toString();
 }

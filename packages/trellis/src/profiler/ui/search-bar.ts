@@ -18,6 +18,7 @@ export function searchBar(p: SearchParams): SafeHtml {
 <label for="token">Token</label><input type="text" name="token" id="token" value="${p.token}" maxlength="6" placeholder="e.g. a1b2c3">
 <label for="start">From</label><input type="datetime-local" name="start" id="start" value="${p.start}">
 <label for="end">Until</label><input type="datetime-local" name="end" id="end" value="${p.end}">
+<label class="pf-check"><input type="checkbox" name="pinned" value="1"${p.pinned === '1' ? html` checked` : ''}> Pinned only</label>
 <label for="limit">Results</label><select name="limit" id="limit">${LIMITS.map(
     (n) => html`<option${String(n) === limit ? html` selected` : ''}>${n}</option>`,
   )}</select>

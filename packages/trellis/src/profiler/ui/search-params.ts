@@ -12,6 +12,8 @@ export interface SearchParams {
   readonly start: string;
   readonly end: string;
   readonly limit: string;
+  /** `1`: pinned profiles only. */
+  readonly pinned: string;
 }
 
 export const LIMITS = [10, 50, 100] as const;
@@ -33,6 +35,7 @@ export function searchParams(query: unknown): SearchParams {
     start: field(q, 'start'),
     end: field(q, 'end'),
     limit: field(q, 'limit'),
+    pinned: field(q, 'pinned'),
   };
 }
 
@@ -55,6 +58,10 @@ export function toProfileQuery(p: SearchParams): ProfileQuery {
     query.statusCode = Number(p.status_code);
   }
   if (p.url !== '') query.url = p.url;
+  if (p.pinned !== '') {
+    if (p.pinned !== '1') throw invalid('pinned', 'expected 1 (pinned profiles only) or nothing');
+    query.pinned = true;
+  }
   if (p.token !== '') query.token = p.token;
   for (const [name, key] of [['start', 'start'], ['end', 'end']] as const) {
     if (p[name] === '') continue;

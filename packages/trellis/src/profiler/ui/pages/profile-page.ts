@@ -1,4 +1,4 @@
-import { html } from '../../../html/html.ts';
+import { html, type SafeHtml } from '../../../html/html.ts';
 import type { Profile } from '../../profile.ts';
 import { formatTime } from '../format-time.ts';
 import { layout, statusClass } from '../layout.ts';
@@ -16,8 +16,11 @@ export function selectPanel(profile: Profile, panels: readonly Panel[], asked: s
   return panels[0]!;
 }
 
-/** The profile page: the request's facts, links to its parent and children, the menu and one panel. */
-export function profilePage(profile: Profile, panels: readonly Panel[], asked: string | undefined, ctx: PanelContext): string {
+/**
+ * The profile page: the request's facts (with its Pin button, when the profiler has pins), links
+ * to its parent and children, the menu and one panel.
+ */
+export function profilePage(profile: Profile, panels: readonly Panel[], asked: string | undefined, pin: SafeHtml | undefined, ctx: PanelContext): string {
   const panel = selectPanel(profile, panels, asked);
   const menu = html`<nav aria-label="Panels"><ul class="pf-menu">${panels.map((p) => {
     const badge = p.badge(profile);
@@ -33,7 +36,7 @@ export function profilePage(profile: Profile, panels: readonly Panel[], asked: s
 <div><h1><span class="method">${profile.method}</span>${profile.url}</h1>
 <ul class="pf-meta"><li>IP <strong>${profile.ip}</strong></li><li>Token <strong class="token">${profile.token}</strong></li>
 <li>Time <strong>${formatTime(profile.time, ctx.timeZone)}</strong></li><li>Duration <strong>${profile.durationMs.toFixed(2)} ms</strong></li>
-<li><a href="/_profiler/${profile.token}.json">JSON</a></li><li>${compareForm(profile.token)}</li></ul>${related}</div></section>
+<li><a href="/_profiler/${profile.token}.json">JSON</a></li>${pin ? html`<li>${pin}</li>` : ''}<li>${compareForm(profile.token)}</li></ul>${related}</div></section>
 <section class="pf-panel" id="panel-${panel.name}">${panel.render(profile, ctx)}</section>`;
   return layout({
     title: `${profile.method} ${profile.url} (${profile.statusCode}) – Profiler ${profile.token}`,
