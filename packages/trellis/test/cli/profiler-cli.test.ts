@@ -71,12 +71,14 @@ describe('trellis profiler commands', () => {
 
   for (const source of sources) {
     describe(`from ${source.name}`, () => {
-      const run = (args: string[], env: Record<string, string> = {}) => trellis([...args, ...source.args()], { ...source.env(), ...env });
+      // What the tests made is stored first: the store is read by another process, which cannot wait for it.
+      const run = async (args: string[], env: Record<string, string> = {}) => (await app.profiler!.settled(), trellis([...args, ...source.args()], { ...source.env(), ...env }));
 
       test('profiler:list --json lists the stored summaries, newest first, as the store has them', async () => {
         const r = await run(['profiler:list', '--json', '--limit', '100']);
         assert.equal(r.code, 0, r.stderr);
         const listed = JSON.parse(r.stdout) as ProfileSummary[];
+        await app.profiler!.settled();
         assert.deepEqual(listed, await app.profiler!.storage.find({ limit: 100 }));
         for (const token of Object.values(tokens)) assert.ok(listed.some((s) => s.token === token), token);
       });
@@ -116,6 +118,7 @@ describe('trellis profiler commands', () => {
         assert.equal(panel.data.headers.authorization, '[redacted]');
         const db = await run(['profiler:show', tokens.hello!, '--panel', 'db']);
         assert.match(db.stdout, /^0 queries, 0\.00 ms\n#  time  stage  sql\n$/);
+        await app.profiler!.settled();
         const [newest] = await app.profiler!.storage.find({ mainOnly: true, limit: 1 });
         const latest = JSON.parse((await run(['profiler:show', 'LATEST', '--json'])).stdout) as { token: string };
         assert.equal(latest.token, newest!.token);

@@ -93,6 +93,7 @@ describe('profiler MCP server', () => {
       });
 
       test('search_profiles filters as the search page does', async () => {
+        await app.profiler!.settled();
         const all = data(await call('search_profiles', { limit: 100 }));
         assert.equal(all.count, all.results.length);
         assert.deepEqual(all.results, await app.profiler!.storage.find({ limit: 100 }));
