@@ -22,7 +22,7 @@ export function isValidHost(host: string): boolean {
   return host.replace(/(?:^\[)?[a-zA-Z0-9\-:\]_]+\.?/g, '') === '';
 }
 
-function hostnameOf(host: string): string {
+export function hostnameOf(host: string): string {
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1).toLowerCase();
   const colon = host.lastIndexOf(':');
   return (colon >= 0 ? host.slice(0, colon) : host).toLowerCase();

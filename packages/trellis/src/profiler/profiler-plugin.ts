@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 import { accessGate } from './access-gate.ts';
+import { rebindingGuard } from './rebinding-guard.ts';
 import type { Kysely } from 'kysely';
 import { ExplainSigner } from './explain/explain-signer.ts';
 import { isProfilerPanel, type ProfilerPanel } from './define-profiler-panel.ts';
@@ -103,7 +104,9 @@ export const profilerPlugin = fp(
     const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep) });
 
     const gate = accessGate(settings.allow);
-    const mayOpen = (request: FastifyRequest) => gate(request.clientIp);
+    // The client's address, and a Host no rebound DNS name can fake (rebinding-guard.ts).
+    const safeHost = rebindingGuard(config.trustedHosts.length > 0);
+    const mayOpen = (request: FastifyRequest) => gate(request.clientIp) && safeHost(request.host);
     // After the recorder: the toolbar goes only into pages that carry their X-Debug-Token.
     if (settings.toolbar) toolbarInjection(app, { mayOpen });
     // A profile stored as its snapshot is built with the collectors it would have been built with

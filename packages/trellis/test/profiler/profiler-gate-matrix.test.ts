@@ -82,6 +82,14 @@ const CONFIGS: { name: string; env: Record<string, string>; clients: Client[] }[
     env: { PROFILER_ALLOW: '10.9.0.0/16, 2001:db8:a::/48' },
     clients: [
       { name: 'loopback v4', remoteAddress: '127.0.0.1', allowed: true },
+      // DNS rebinding: a page of evil.example re-resolved to 127.0.0.1 reads what it fetches.
+      { name: 'loopback, Host a rebound DNS name', remoteAddress: '127.0.0.1', headers: { host: 'evil.example:8000' }, allowed: false },
+      { name: 'loopback, Host a rebound DNS name with a trailing dot', remoteAddress: '127.0.0.1', headers: { host: 'evil.example.:8000' }, allowed: false },
+      { name: 'loopback, Host localhost.example (not a .localhost name)', remoteAddress: '127.0.0.1', headers: { host: 'localhost.example' }, allowed: false },
+      { name: 'loopback, Host app.localhost (RFC 6761)', remoteAddress: '127.0.0.1', headers: { host: 'app.localhost:8000' }, allowed: true },
+      { name: 'loopback, Host 127.0.0.1', remoteAddress: '127.0.0.1', headers: { host: '127.0.0.1:8000' }, allowed: true },
+      { name: 'loopback, Host [::1]', remoteAddress: '::1', headers: { host: '[::1]:8000' }, allowed: true },
+      { name: 'allowed CIDR, Host a DNS name (TRUSTED_HOSTS unset)', remoteAddress: '10.9.8.7', headers: { host: 'devbox.lan' }, allowed: false },
       { name: 'loopback 127/8', remoteAddress: '127.3.2.1', allowed: true },
       { name: 'loopback v6', remoteAddress: '::1', allowed: true },
       { name: 'loopback v4-mapped', remoteAddress: '::ffff:127.0.0.1', allowed: true },
@@ -94,6 +102,14 @@ const CONFIGS: { name: string; env: Record<string, string>; clients: Client[] }[
       { name: 'denied v4-mapped', remoteAddress: '::ffff:192.0.2.7', allowed: false },
       { name: 'forged X-Forwarded-For, no trusted proxy', remoteAddress: '192.0.2.7', headers: { 'x-forwarded-for': '127.0.0.1' }, allowed: false },
       { name: 'forged Forwarded, no trusted proxy', remoteAddress: '192.0.2.7', headers: { forwarded: 'for=127.0.0.1' }, allowed: false },
+    ],
+  },
+  {
+    name: 'TRUSTED_HOSTS names the hosts: a DNS name the operator listed opens it',
+    env: { PROFILER_ALLOW: '10.9.0.0/16', TRUSTED_HOSTS: '^(localhost|devbox\\.lan)$' },
+    clients: [
+      { name: 'allowed CIDR, Host a trusted name', remoteAddress: '10.9.8.7', headers: { host: 'devbox.lan:8000' }, allowed: true },
+      { name: 'denied address, Host a trusted name', remoteAddress: '192.0.2.7', headers: { host: 'devbox.lan' }, allowed: false },
     ],
   },
   {
