@@ -1,5 +1,6 @@
 import type { AppFacts } from './app-facts.ts';
 import { describeQuery } from './describe-query.ts';
+import { harRoute } from './export/har-route.ts';
 import { explainHref, explainRoute, type ExplainOptions } from './explain/explain-route.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/html.ts';
@@ -76,14 +77,16 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   /** `latest` is the newest main request: its sub-requests are reached from its page. */
   const load = (token: string) => fromStore(() => loadProfile(token));
-  async function loadProfile(token: string): Promise<Profile | null> {
+  /** As stored (a JSON body as sent, not indented): what the exports hand on. */
+  const loadStored = (token: string) => fromStore(() => loadProfile(token, false));
+  async function loadProfile(token: string, readable = true): Promise<Profile | null> {
     await options.settled();
     let profile: Profile | null = null;
     if (token === 'latest') {
       const [newest] = await storage.find({ mainOnly: true, limit: 1 });
       if (newest) profile = await read(newest.token);
     } else if (isToken(token)) profile = await read(token);
-    return profile && readableProfile(profile);
+    return profile && (readable ? readableProfile(profile) : profile);
   }
 
   const summaryJson = (s: ProfileSummary) => ({ ...s, formattedTime: formatTime(s.time, timeZone), link: `/_profiler/${s.token}` });
@@ -140,6 +143,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   app.get('/_profiler/:token/exception.css', profiled, async (_request, reply) => reply.type('text/css; charset=utf-8').send(exceptionCss));
 
   if (options.explain) explainRoute(app, page, load, options.explain);
+  harRoute(app, page, loadStored);
 
 }
 
