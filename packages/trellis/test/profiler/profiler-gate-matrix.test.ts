@@ -21,6 +21,8 @@ const SPELLINGS = [
   '/_profiler/{token}.har',
   '/_profiler/latest.har',
   '/_profiler/{token}%2Ehar',
+  '/_profiler/copy.js',
+  '/_profiler/copy%2Ejs',
   '/_profiler/latest/exception',
   '/_profiler/search',
   '/_profiler/search?limit=1&method=GET',

@@ -166,7 +166,12 @@ function queryOf(url: string): QueryString[] {
  * `page[size]`, "[redacted]") are percent-encoded: RFC 3986 §3.4 does not allow them in a query.
  */
 function absolute(url: string, protocol: string | undefined): string {
-  return bracketsEncoded(/^https?:\/\//i.test(url) ? url : `${protocol === 'https' ? 'https' : 'http'}://localhost${url.startsWith('/') ? '' : '/'}${url}`);
+  return bracketsEncoded(absoluteProfileUrl(url, protocol));
+}
+
+/** A profile's URL, absolute (see `absolute`). */
+export function absoluteProfileUrl(url: string, protocol: string | undefined): string {
+  return /^https?:\/\//i.test(url) ? url : `${protocol === 'https' ? 'https' : 'http'}://localhost${url.startsWith('/') ? '' : '/'}${url}`;
 }
 
 function bracketsEncoded(url: string): string {
