@@ -84,10 +84,12 @@ export const profilerPlugin = fp(
       opts.storage || isThreadLocal(settings.dsn)
         ? new InProcessProfileSink(storage, app.log, issuer, { ...build, collectors: defaultCollectors })
         : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log, settings.maxBacklogBytes);
-    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep) });
-
     const gate = accessGate(settings.allow);
     const mayOpen = (request: FastifyRequest) => gate(request.clientIp);
+    // A CPU profile (X-Trellis-Profile-CPU) is for those who may open the profiler, as Symfony's
+    // profiler is: from anyone else the header is ignored.
+    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep), mayProfileCpu: mayOpen });
+
     // A profile stored as its snapshot is built with the collectors it would have been built with
     // when written: the built-in ones (the app's ran on the request thread; their data is in it).
     const read = async (token: string): Promise<Profile | null> => {

@@ -2,6 +2,7 @@ import type { AppFacts } from './app-facts.ts';
 import { describeQuery } from './describe-query.ts';
 import { harRoute } from './export/har-route.ts';
 import { copyScriptRoute } from './export/copy-script-route.ts';
+import { cpuProfileRoute } from './export/cpu-profile-route.ts';
 import { explainHref, explainRoute, type ExplainOptions } from './explain/explain-route.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/html.ts';
@@ -146,6 +147,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   if (options.explain) explainRoute(app, page, load, options.explain);
   harRoute(app, page, loadStored);
   copyScriptRoute(app, page);
+  cpuProfileRoute(app, page, loadStored);
 
 }
 

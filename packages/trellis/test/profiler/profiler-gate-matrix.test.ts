@@ -22,6 +22,8 @@ const SPELLINGS = [
   '/_profiler/latest.har',
   '/_profiler/{token}%2Ehar',
   '/_profiler/copy.js',
+  '/_profiler/{token}.cpuprofile',
+  '/_profiler/latest.cpuprofile',
   '/_profiler/copy%2Ejs',
   '/_profiler/latest/exception',
   '/_profiler/search',

@@ -64,7 +64,7 @@ describe('security headers on the profiler and error pages (debug)', () => {
     const paths = [
       '/_profiler', '/_profiler/', '/_profiler/search?limit=100', '/_profiler/search.json', '/_profiler/search_bar', '/_profiler/latest',
       `/_profiler/${token}`, `/_profiler/${token}.json`, `/_profiler/${token}.har`, '/_profiler/copy.js', `/_profiler/${failing}/exception`, `/_profiler/${failing}/exception.css`, '/_profiler/abcdef',
-      ...['request', 'response', 'logs', 'time', 'exception', 'nope'].map((panel) => `/_profiler/${failing}?panel=${panel}`),
+      ...['request', 'response', 'logs', 'time', 'cpu', 'exception', 'nope'].map((panel) => `/_profiler/${failing}?panel=${panel}`),
     ];
     for (const url of paths) {
       const r = await app.inject({ url, headers: { accept: BROWSER } });
