@@ -50,7 +50,8 @@ const PROFILER_RESPONSE_HEADERS = { ...PROFILER_PAGE_HEADERS, 'cache-control': '
 
 /**
  * The profiler's routes (seed section 4; GET, and HEAD through Fastify's exposed HEAD routes):
- * `/_profiler/<token>` (or `latest`) and `.json`, `/_profiler/<token>/exception`,
+ * `/_profiler/<token>` (or `latest`) and `.json`, `.har` and `.cpuprofile` (export/), the copy
+ * buttons' `/_profiler/copy.js`, `/_profiler/<token>/exception`,
  * `/_profiler/<token>/exception.css`, `/_profiler/search_bar`, `/_profiler/search` and
  * `search.json`, and `/_profiler/` (the latest 10).
  */

@@ -14,6 +14,9 @@ import { COPY_SCRIPT, COPY_SCRIPT_INTEGRITY } from '../../src/profiler/export/co
 import { shellWord } from '../../src/profiler/export/shell-word.ts';
 import type { Profile } from '../../src/profiler/profile.ts';
 import { BROWSER, profilerApp } from './profiler-app.ts';
+import { openDatabase, type Database } from '../../src/data/database.ts';
+import { testConfig } from '../../src/testing/test-config.ts';
+import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
 
 const HOSTILE = ["it's", 'a "quoted" word', '$(touch /tmp/trellis-pwned)', '`id`', 'line 1\nline 2\r\n', 'back\\slash\\', '!! !$', '$HOME ${PATH}', "'; rm -rf ~; '", '* ? [a]', '\t', ''];
 const hasCurl = spawnSync('curl', ['--version']).status === 0;
@@ -131,5 +134,37 @@ describe('copy as curl against a running server', () => {
     // Unset, the placeholder sends nothing that passes.
     const unset = await run({ PATH: env.PATH });
     assert.match(unset.stdout, /\n403$/);
+  });
+});
+
+describe('copy as curl on the bookshop: a Bearer token filled in', { skip: hasCurl ? false : 'no curl on this machine' }, () => {
+  let shop: FastifyInstance;
+  let database: Database;
+  let base: string;
+  before(async () => {
+    database = openDatabase('sqlite::memory:');
+    shop = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database, tls: null, seed: { passwordCost: 1024 } });
+    await shop.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(shop.server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await shop?.close();
+    await database?.destroy();
+  });
+
+  test('GET /users/2 with Authorization: the command replays it with TRELLIS_AUTHORIZATION set, and is refused without', async () => {
+    const login = await fetch(`${base}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice@bookshop.test', password: 'alice-password' }) });
+    const { token } = (await login.json()) as { token: string };
+    const res = await fetch(`${base}/users/2`, { headers: { authorization: `Bearer ${token}`, accept: 'application/ld+json' } });
+    assert.equal(res.status, 200);
+    const original = await res.text();
+    await shop.profiler!.settled();
+    const curl = curlCommand((await shop.profiler!.read(res.headers.get('x-debug-token')!))!)!;
+    assert.deepEqual(curl.placeholders, [{ variable: 'TRELLIS_AUTHORIZATION', stands: 'the authorization header' }]);
+    assert.equal(curl.text.includes(token), false, 'the token is not in the command');
+    const run = (vars: Record<string, string>) => promisify(execFile)('sh', ['-c', `${curl.text} -s -w '\\n%{http_code}'`], { env: { PATH: process.env.PATH ?? '', ...vars }, encoding: 'utf8', timeout: 20_000 });
+    const replayed = await run({ TRELLIS_AUTHORIZATION: `Bearer ${token}` });
+    assert.equal(replayed.stdout, `${original}\n200`);
+    assert.match((await run({})).stdout, /\n401$/);
   });
 });

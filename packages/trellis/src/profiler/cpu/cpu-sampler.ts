@@ -33,15 +33,17 @@ export function asksForCpuProfile(headers: Readonly<Record<string, unknown>>): b
  */
 export function startCpuSampling(owner: object): boolean {
   if (active !== null || process.env.NODE_ENV === 'production') return false;
-  const session = new Session();
+  let session: Session | null = null;
   try {
+    session = new Session();
     session.connect();
     // The same-thread session answers synchronously (its callbacks run before post returns).
     session.post('Profiler.enable');
     session.post('Profiler.setSamplingInterval', { interval: CPU_SAMPLING_INTERVAL_US });
     session.post('Profiler.start');
   } catch {
-    session.disconnect();
+    // No inspector in this build of Node, or V8 refused: the request runs unsampled.
+    session?.disconnect();
     return false;
   }
   const timer = setTimeout(() => stopCpuSampling(owner), MAX_SAMPLING_MS);
