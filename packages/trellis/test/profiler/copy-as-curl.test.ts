@@ -60,6 +60,13 @@ test('hop-by-hop, derived and proxy headers are left out; methods, empty headers
   assert.equal(curlCommand(profileOf('GET', {}, undefined, undefined, { subRequest: { purpose: 'error' } })), null, 'a sub-request replays as its parent');
 });
 
+test('a header name with quote and dollar (both token characters, RFC 9110 §5.6.2) stays one argument', () => {
+  const curl = curlCommand(profileOf('GET', { "x-it's$(id)`x`": "v'$(id)", "x-key's": '[redacted]' }))!;
+  const lines = curl.text.split(' \\\n  ');
+  assert.equal(throughShell(lines[1]!.slice('-H '.length)), "x-it's$(id)`x`: v'$(id)");
+  assert.equal(throughShell(lines[2]!.slice('-H '.length), { TRELLIS_X_KEY_S: 'k' }), "x-key's: k");
+});
+
 test('every redacted value becomes a variable named after where it was', () => {
   const curl = curlCommand(profileOf('POST', { authorization: '[redacted]', cookie: '[redacted]', 'content-type': 'application/json' }, { text: '{\n  "user": "ann",\n  "password": "[redacted]",\n  "list": ["[redacted]"]\n}', size: 50, truncated: false }, 'http://localhost:3000/x?api_key=[redacted]&page=2'))!;
   assert.deepEqual(curl.placeholders, [
