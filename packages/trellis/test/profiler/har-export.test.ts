@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Har } from 'har-format';
 import { createApp } from '../../src/app/create-app.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
-import { profilerApp } from './profiler-app.ts';
+import { BROWSER, profilerApp } from './profiler-app.ts';
 
 const validator = createRequire(import.meta.url)('har-validator') as { har(data: unknown): Promise<unknown> };
 const CANARY = 'har-canary-5d21c9';
@@ -49,6 +49,8 @@ describe('HAR export', () => {
     assert.equal(file.headers['content-disposition'], `attachment; filename="trellis-${token}.har"`);
     assert.match(String(file.headers['content-security-policy']), /default-src 'none'/);
     assert.equal(file.body.includes(CANARY), false, 'no canary in the HAR');
+    const page = await app.inject({ url: `/_profiler/${token}`, headers: { accept: BROWSER } });
+    assert.ok(page.body.includes(`<li><a href="/_profiler/${token}.har" download>HAR</a></li>`), 'the profile page links it');
 
     const doc = JSON.parse(file.body) as Har;
     await validator.har(doc);
