@@ -280,6 +280,12 @@ export const errorCodes = {
     className: 'AccessDeniedHttpException',
     message: () => "The profiler's MCP server does not answer web pages: a request with an Origin header is refused.",
   },
+  // A .cpuprofile asked of a profile whose request was not CPU-sampled (issue 17, item 8).
+  profiler_cpu_profile_not_found: {
+    status: 404,
+    className: 'NotFoundHttpException',
+    message: (p) => `Profile "${p.token}" has no CPU profile: send the request with "X-Trellis-Profile-CPU: 1" from a client the profiler allows.`,
+  },
   profiler_invalid_search: {
     status: 400,
     className: 'BadRequestHttpException',

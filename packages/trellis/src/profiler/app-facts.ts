@@ -38,7 +38,8 @@ function versionOf(name: string): string {
   return '?';
 }
 
-function ownVersion(): string {
+/** This package's version (package.json), or "?". */
+export function ownVersion(): string {
   try {
     return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '?';
   } catch {

@@ -72,6 +72,17 @@ function snapshotOf(v: Variant): RequestSnapshot {
       { kind: 'vote', atMs: 1, voter: 'RoleVoter', attribute: 'ROLE_USER', subject: `Book #${v.id}`, vote: 'grant', strategy: 'affirmative' },
       { kind: 'decision', atMs: 1.1, attribute: 'ROLE_USER', granted: true, stage: 'security', message: null, expression: null, path: null },
     ],
+    // A request sent with X-Trellis-Profile-CPU: a frame of the app named after the variant.
+    cpu: {
+      profile: {
+        nodes: [
+          { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2] },
+          { id: 2, callFrame: { functionName: `load ${v.id}`, scriptId: '7', url: `file:///app/${v.id}.js`, lineNumber: 4, columnNumber: 2 }, hitCount: 2 },
+        ],
+        startTime: 1000, endTime: 1000 + v.id.length * 100, samples: [2, 2], timeDeltas: [100, 100],
+      },
+      intervalUs: 100, samplesMerged: 1, nodesFolded: 0,
+    },
     response: {
       statusCode: 200,
       headers: { 'content-type': 'application/json', 'set-cookie': `sid=${v.secret}; HttpOnly`, 'x-book': v.id },

@@ -7,6 +7,7 @@ import { ProfileScope } from './profile-scope.ts';
 import type { SecurityRecord } from './security-record.ts';
 import type { ApiRecord } from './api-record.ts';
 import type { MemoryRecord } from './memory-sample.ts';
+import type { CpuSample } from './cpu/cpu-profile.ts';
 
 /** A body a parser handed on unread (a route that streams an upload, a proxy). */
 function isStream(body: unknown): boolean {
@@ -63,6 +64,10 @@ export class ProfileContext {
   readonly security: SecurityRecord[] = [];
   /** What code running for the request reaches (`currentProfile`): its queries. */
   readonly scope: ProfileScope;
+  /** CPU sampling: asked for (X-Trellis-Profile-CPU), running, or neither (cpu/cpu-sampler.ts). */
+  cpu: 'asked' | 'sampling' | null = null;
+  /** The request's CPU profile, capped, once sampling stopped. */
+  cpuSample: CpuSample | null = null;
 
   mark(name: string, at = performance.now()): void {
     this.marks.names.push(name);
@@ -121,6 +126,7 @@ export class ProfileContext {
       ...(this.memory ? { memory: this.memory } : {}),
       ...(this.scope.httpCalls.length > 0 ? { httpCalls: this.scope.httpCalls } : {}),
       ...(this.api ? { api: { ...this.api, negotiation: this.negotiation } } : {}),
+      ...(this.cpuSample ? { cpu: this.cpuSample } : {}),
       response,
       collected: {},
     };

@@ -21,6 +21,8 @@ import { authenticationRecord, decisionRecord, MAX_SECURITY_RECORDS, voteRecord,
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import type { TokenIssuer } from './token.ts';
+import { asksForCpuProfile, CPU_SAMPLING_INTERVAL_US, startCpuSampling, stopCpuSampling } from './cpu/cpu-sampler.ts';
+import { capCpuProfile } from './cpu/cpu-profile.ts';
 
 export interface RecorderOptions extends BuildOptions {
   readonly issuer: TokenIssuer;
@@ -29,6 +31,8 @@ export interface RecorderOptions extends BuildOptions {
   readonly collectors: readonly DataCollector[];
   /** Which requests are kept (PROFILER_SAMPLE, PROFILER_ONLY); default all. */
   readonly keep?: KeepPolicy;
+  /** Who may have a request CPU-sampled (the profiler's gate); none when absent. */
+  readonly mayProfileCpu?: (request: FastifyRequest) => boolean;
 }
 
 /** A CORS preflight (Fetch standard §3.2.2): answered before profiling and never recorded. */
@@ -58,7 +62,7 @@ export interface Recording {
 export function recordProfiles(app: FastifyInstance, options: RecorderOptions): Recording {
   const contexts = new WeakMap<FastifyRequest, ProfileContext>();
   const children = new WeakMap<SubRequest, ProfileContext>();
-  const { issuer, sink, collectors, maxBodyBytes } = options;
+  const { issuer, sink, collectors, maxBodyBytes, mayProfileCpu } = options;
   const keep = options.keep ?? KEEP_ALL;
   /** Requests answered since the last hand-on: snapshots are taken a turn later, in one batch. */
   let finished: ProfileContext[] = [];
@@ -74,7 +78,12 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
 
   const unsubscribe = [
     observeHttpClient(() => currentProfile.getStore()),
-    subscribe('phase', (e) => contexts.get(e.request)?.mark(e.phase, e.at)),
+    subscribe('phase', (e) => {
+      const ctx = contexts.get(e.request);
+      if (!ctx) return;
+      ctx.mark(e.phase, e.at);
+      if (ctx.cpu === 'asked') startCpu(ctx);
+    }),
     subscribe('route', (e) => {
       const ctx = contexts.get(e.request);
       if (ctx) ctx.route = { pattern: e.route, params: e.params };
@@ -137,11 +146,27 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     ctx.mark('observe', start);
     ctx.heapStart = heapUsed(start);
     contexts.set(request, ctx);
+    if (mayProfileCpu && asksForCpuProfile(request.headers)) ctx.cpu = 'asked';
     currentProfile.run(ctx.scope, done);
   });
+
+  /**
+   * Starts a CPU profile asked for, at the first phase after the guard (the firewall, else the
+   * handler): only then is the client address settled for the gate to judge. Refused, or with
+   * another request being sampled, the request runs unsampled.
+   */
+  function startCpu(ctx: ProfileContext): void {
+    if (ctx.request.clientIp === '') return;
+    ctx.cpu = mayProfileCpu!(ctx.request) && startCpuSampling(ctx) ? 'sampling' : null;
+  }
   // The parse and firewall marks come from `trellis:phase` (published by the body parser and the
   // firewall), the handler mark from Fastify's own tracing channel: no hook of ours per phase.
-  const handlerStart = (message: unknown) => contexts.get((message as { request: FastifyRequest }).request)?.mark('handler');
+  const handlerStart = (message: unknown) => {
+    const ctx = contexts.get((message as { request: FastifyRequest }).request);
+    if (!ctx) return;
+    ctx.mark('handler');
+    if (ctx.cpu === 'asked') startCpu(ctx);
+  };
   const handlerChannel = diagnostics.tracingChannel('fastify.request.handler');
   const handlerSubscribers = { start: handlerStart, end() {}, asyncStart() {}, asyncEnd() {}, error() {} };
   handlerChannel.subscribe(handlerSubscribers);
@@ -151,6 +176,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     if (ctx && keep !== KEEP_ALL && !keep.keeps(reply.statusCode, performance.now() - ctx.origin)) {
       // Not kept: no profile, so no X-Debug-Token pointing at one.
       contexts.delete(request);
+      if (ctx.cpu === 'sampling') stopCpuSampling(ctx);
     } else if (ctx) {
       ctx.mark('respond');
       reply.header('x-debug-token', ctx.token);
@@ -171,6 +197,11 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       const end = performance.now();
       ctx.durationMs = end - ctx.origin;
       ctx.memory = { heapStart: ctx.heapStart, heapEnd: heapUsed(end), rss: recentRss(end) };
+      if (ctx.cpu === 'sampling') {
+        // Capped here, after the response: a snapshot may be stored as it is (cpu/cpu-profile.ts).
+        const profile = stopCpuSampling(ctx);
+        if (profile) ctx.cpuSample = capCpuProfile(profile, CPU_SAMPLING_INTERVAL_US);
+      }
       // getHeaders() returns a fresh object: later changes to the reply cannot reach the profile.
       ctx.responseHeaders = reply.getHeaders();
       contexts.delete(request);

@@ -119,7 +119,7 @@ export function profileSinkContract(name: string, open: OpenSink, options: { ski
         assert.deepEqual(parent?.children, ['a00002']);
         assert.equal(parent?.url, 'https://shop.test/books?page=2&api_key=[redacted]');
         assert.equal(parent?.ip, '192.0.2.7');
-        assert.deepEqual(Object.keys(parent?.collectors ?? {}), ['request', 'response', 'time', 'exception', 'logs', 'db', 'security', 'router', 'api', 'http_client', 'events']);
+        assert.deepEqual(Object.keys(parent?.collectors ?? {}), ['request', 'response', 'time', 'cpu', 'exception', 'logs', 'db', 'security', 'router', 'api', 'http_client', 'events']);
         assert.equal((parent?.collectors.logs as { records: { message: string }[] }).records[0]?.message, 'created a00001');
         assert.deepEqual((parent?.collectors.time as { phases: { name: string }[] }).phases.map((p) => p.name), ['observe', 'handler', 'terminate']);
         assert.deepEqual((parent?.collectors.response as { body: unknown }).body, { text: JSON.stringify({ '@id': '/books/a00001', title: 'Dune' }), size: 38, truncated: false });

@@ -6,6 +6,7 @@ import type { SecurityRecord } from './security-record.ts';
 import type { ChainedException } from '../errors/flatten-error.ts';
 import type { LogRecord } from '../logging/log-record.ts';
 import type { Redaction } from './redact.ts';
+import type { CpuSample } from './cpu/cpu-profile.ts';
 
 /**
  * The named instants of a request (lifecycle phase boundaries), as two parallel arrays: no object
@@ -99,6 +100,8 @@ export interface RequestSnapshot {
   readonly api?: ApiRecord;
   /** Authentication, votes and access decisions, in order (absent when there were none). */
   readonly security?: readonly SecurityRecord[];
+  /** The CPU profile of a request that asked for one (X-Trellis-Profile-CPU), capped; absent otherwise. */
+  readonly cpu?: CpuSample;
   readonly response: CapturedResponse | null;
   /** Data of the collectors that ran on the request thread (those the app added), by name. */
   readonly collected: Readonly<Record<string, unknown>>;

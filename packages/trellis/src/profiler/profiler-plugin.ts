@@ -96,17 +96,18 @@ export const profilerPlugin = fp(
       opts.storage || isThreadLocal(settings.dsn)
         ? new InProcessProfileSink(storage, app.log, issuer, { ...build, collectors: defaultCollectors })
         : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log, settings.maxBacklogBytes);
+    const gate = accessGate(settings.allow);
+    // The client's address, and a Host no rebound DNS name can fake (rebinding-guard.ts).
+    const safeHost = rebindingGuard(config.trustedHosts.length > 0);
+    const mayOpen = (request: FastifyRequest) => gate(request.clientIp) && safeHost(request.host);
     // The live view's feed: a shared store's (Redis: every process writing to it), else this
     // process's, published where snapshots are handed on.
     const local = storage.openFeed ? null : new LocalProfileFeed();
     const feed = storage.openFeed?.() ?? local!;
     const sink: ProfileSink = local ? new FeedingSink(stored, local, settings.redactKeys) : stored;
-    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep) });
-
-    const gate = accessGate(settings.allow);
-    // The client's address, and a Host no rebound DNS name can fake (rebinding-guard.ts).
-    const safeHost = rebindingGuard(config.trustedHosts.length > 0);
-    const mayOpen = (request: FastifyRequest) => gate(request.clientIp) && safeHost(request.host);
+    // A CPU profile (X-Trellis-Profile-CPU) is for those who may open the profiler, as Symfony's
+    // profiler is: from anyone else the header is ignored.
+    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep), mayProfileCpu: mayOpen });
     // After the recorder: the toolbar goes only into pages that carry their X-Debug-Token.
     if (settings.toolbar) toolbarInjection(app, { mayOpen });
     // A profile stored as its snapshot is built with the collectors it would have been built with

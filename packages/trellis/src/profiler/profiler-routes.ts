@@ -1,5 +1,8 @@
 import type { AppFacts } from './app-facts.ts';
 import { describeQuery } from './describe-query.ts';
+import { harRoute } from './export/har-route.ts';
+import { copyScriptRoute } from './export/copy-script-route.ts';
+import { cpuProfileRoute } from './export/cpu-profile-route.ts';
 import { explainHref, explainRoute, type ExplainOptions } from './explain/explain-route.ts';
 import { compareRoute } from './compare/compare-route.ts';
 import { mcpRoute } from './mcp/mcp-route.ts';
@@ -62,7 +65,8 @@ const PROFILER_RESPONSE_HEADERS = { ...PROFILER_PAGE_HEADERS, 'cache-control': '
 
 /**
  * The profiler's routes (seed section 4; GET, and HEAD through Fastify's exposed HEAD routes):
- * `/_profiler/<token>` (or `latest`) and `.json`, `/_profiler/<token>/exception`,
+ * `/_profiler/<token>` (or `latest`) and `.json`, `.har` and `.cpuprofile` (export/), the copy
+ * buttons' `/_profiler/copy.js`, `/_profiler/<token>/exception`,
  * `/_profiler/<token>/exception.css`, `/_profiler/search_bar`, `/_profiler/search` and
  * `search.json`, and `/_profiler/` (the latest 10); from their own files, EXPLAIN, the live view
  * (live/live-route.ts) and the pin and purge forms (pins/).
@@ -93,14 +97,16 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   /** `latest` is the newest main request: its sub-requests are reached from its page. */
   const load = (token: string) => fromStore(() => loadProfile(token));
-  async function loadProfile(token: string): Promise<Profile | null> {
+  /** As stored (a JSON body as sent, not indented): what the exports hand on. */
+  const loadStored = (token: string) => fromStore(() => loadProfile(token, false));
+  async function loadProfile(token: string, readable = true): Promise<Profile | null> {
     await options.settled();
     let profile: Profile | null = null;
     if (token === 'latest') {
       const [newest] = await storage.find({ mainOnly: true, limit: 1 });
       if (newest) profile = await read(newest.token);
     } else if (isToken(token)) profile = await read(token);
-    return profile && readableProfile(profile);
+    return profile && (readable ? readableProfile(profile) : profile);
   }
 
   const summaryJson = (s: ProfileSummary) => ({ ...s, formattedTime: formatTime(s.time, timeZone), link: `/_profiler/${s.token}` });
@@ -169,6 +175,9 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   if (options.live) liveRoute(app, page, options.live);
   if (options.csrf) pinRoute(app, page, { storage, csrf: options.csrf, settled: options.settled });
   if (options.csrf) purgeRoute(app, page, { storage, csrf: options.csrf, settled: options.settled });
+  harRoute(app, page, loadStored);
+  copyScriptRoute(app, page);
+  cpuProfileRoute(app, page, loadStored);
 
 }
 

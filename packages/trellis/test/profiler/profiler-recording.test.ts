@@ -30,7 +30,7 @@ describe('recording', () => {
     assert.equal(profile!.ip, '127.0.0.1');
     assert.equal(profile!.statusCode, 200);
     assert.deepEqual(profile!.children, []);
-    assert.deepEqual(Object.keys(profile!.collectors), ['request', 'response', 'time', 'exception', 'logs', 'db', 'security', 'router', 'api', 'http_client', 'events']);
+    assert.deepEqual(Object.keys(profile!.collectors), ['request', 'response', 'time', 'cpu', 'exception', 'logs', 'db', 'security', 'router', 'api', 'http_client', 'events']);
   });
 
   test('tokens are unique: 300 requests, 300 distinct tokens', async () => {

@@ -98,7 +98,7 @@ for (const store of stores) {
       assert.deepEqual(json.collectors.request.query, { page: '2', run: store.name });
       assert.equal(json.collectors.response.headers['x-debug-token'], token);
       assert.deepEqual(json.collectors['route-echo'], { route: '/hello' });
-      assert.deepEqual(Object.keys(json.collectors), ['request', 'response', 'time', 'exception', 'logs', 'db', 'security', 'router', 'api', 'http_client', 'events', 'route-echo']);
+      assert.deepEqual(Object.keys(json.collectors), ['request', 'response', 'time', 'cpu', 'exception', 'logs', 'db', 'security', 'router', 'api', 'http_client', 'events', 'route-echo']);
     });
 
     test("the app's own collectors run too, and their data is stored redacted", async () => {

@@ -1,6 +1,7 @@
 /**
  * Every HTML page the framework renders carries a strict Content-Security-Policy whose only
- * allowance is the page's own inline stylesheet, by hash; no page has a script, an inline style
+ * allowances are the page's own inline stylesheet, by hash, and on profiler pages the copy
+ * buttons' script file, by hash (issue 17); no page has an inline script, an inline style
  * attribute or an event handler; nothing may frame them; and every response is `nosniff`
  * (issue 13, defect 8).
  */
@@ -9,6 +10,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { BROWSER, profilerApp } from '../profiler/profiler-app.ts';
+import { COPY_SCRIPT_INTEGRITY, COPY_SCRIPT_PATH } from '../../src/profiler/export/copy-script.ts';
 
 function styleHashes(csp: string): string[] {
   const directive = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src '));
@@ -23,7 +25,10 @@ function assertStrictPage(r: LightMyRequestResponse, what: string): void {
   for (const directive of ["default-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'", 'img-src data:']) {
     assert.ok(policy.split('; ').includes(directive), `${what}: ${directive} in ${policy}`);
   }
-  assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|script-src|\*/, `${what}: nothing loose`);
+  assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/, `${what}: nothing loose`);
+  // Scripts: only files loaded with integrity, by hash (the profiler's copy button): no 'self', no host, no inline.
+  const scripts = policy.split('; ').find((d) => d.startsWith('script-src '));
+  assert.ok(scripts === undefined || scripts === `script-src '${COPY_SCRIPT_INTEGRITY}'`, `${what}: ${scripts}`);
   assert.equal(r.headers['x-frame-options'], 'DENY', what);
   assert.equal(r.headers['referrer-policy'], 'no-referrer', what);
   assert.equal(r.headers['x-content-type-options'], 'nosniff', what);
@@ -33,7 +38,10 @@ function assertStrictPage(r: LightMyRequestResponse, what: string): void {
     const hash = `'sha256-${createHash('sha256').update(css!).digest('base64')}'`;
     assert.ok(allowed.includes(hash), `${what}: its <style> is allowed by ${hash}`);
   }
-  assert.doesNotMatch(r.body, /<script|\sstyle=|\son[a-z]+=|javascript:/i, `${what}: no script, inline style attribute or handler`);
+  // The one script a page may load is the copy script, with the integrity the policy lists.
+  const body = r.body.replace(`<script src="${COPY_SCRIPT_PATH}" integrity="${COPY_SCRIPT_INTEGRITY}" defer></script>`, '');
+  if (body !== r.body) assert.ok(scripts === `script-src '${COPY_SCRIPT_INTEGRITY}'`, `${what}: loads the copy script under a policy allowing it`);
+  assert.doesNotMatch(body, /<script|\sstyle=|\son[a-z]+=|javascript:/i, `${what}: no other script, no inline style attribute or handler`);
 }
 
 describe('security headers on the profiler and error pages (debug)', () => {
@@ -55,8 +63,8 @@ describe('security headers on the profiler and error pages (debug)', () => {
   test('every profiler route: CSP, DENY, no-referrer, nosniff, no-cache private, noindex', async () => {
     const paths = [
       '/_profiler', '/_profiler/', '/_profiler/search?limit=100', '/_profiler/search.json', '/_profiler/search_bar', '/_profiler/latest',
-      `/_profiler/${token}`, `/_profiler/${token}.json`, `/_profiler/${failing}/exception`, `/_profiler/${failing}/exception.css`, '/_profiler/abcdef',
-      ...['request', 'response', 'logs', 'time', 'exception', 'nope'].map((panel) => `/_profiler/${failing}?panel=${panel}`),
+      `/_profiler/${token}`, `/_profiler/${token}.json`, `/_profiler/${token}.har`, '/_profiler/copy.js', `/_profiler/${failing}/exception`, `/_profiler/${failing}/exception.css`, '/_profiler/abcdef',
+      ...['request', 'response', 'logs', 'time', 'cpu', 'exception', 'nope'].map((panel) => `/_profiler/${failing}?panel=${panel}`),
     ];
     for (const url of paths) {
       const r = await app.inject({ url, headers: { accept: BROWSER } });

@@ -1,5 +1,6 @@
 import { apiPanel } from './api/api-panel.ts';
 import { configPanel } from './config/config-panel.ts';
+import { cpuPanel } from './cpu/cpu-panel.ts';
 import { dbPanel } from './db/db-panel.ts';
 import { eventsPanel } from './events/events-panel.ts';
 import { exceptionPanel } from './exception/exception-panel.ts';
@@ -17,4 +18,4 @@ import { timePanel } from './time/time-panel.ts';
  * defineProfilerPanel as an app's own panel is), in menu order. Their collectors run in this order
  * too (defaultCollectors): the request's first, since it finds the secrets the others scrub.
  */
-export const defaultPanels: readonly ProfilerPanel[] = [requestPanel, responsePanel, timePanel, exceptionPanel, logsPanel, dbPanel, securityPanel, routerPanel, apiPanel, httpClientPanel, eventsPanel, configPanel];
+export const defaultPanels: readonly ProfilerPanel[] = [requestPanel, responsePanel, timePanel, cpuPanel, exceptionPanel, logsPanel, dbPanel, securityPanel, routerPanel, apiPanel, httpClientPanel, eventsPanel, configPanel];

@@ -1,9 +1,10 @@
 import { html, raw, type SafeHtml } from '../../html/html.ts';
 import { pageSecurityHeaders } from '../../html/page-security-headers.ts';
 import { profilerCss } from './profiler-css.ts';
+import { COPY_SCRIPT_INTEGRITY } from '../export/copy-script.ts';
 
-/** CSP and friends for every profiler page: its stylesheet is the only inline content. */
-export const PROFILER_PAGE_HEADERS = pageSecurityHeaders([profilerCss]);
+/** CSP and friends for every profiler page: its stylesheet is the only inline content; its one script a file, allowed by hash. */
+export const PROFILER_PAGE_HEADERS = pageSecurityHeaders([profilerCss], [COPY_SCRIPT_INTEGRITY]);
 
 /**
  * Light, dark or the system's: links to the theme route, which sends the reader back to this page

@@ -3,6 +3,7 @@ import { requestCollector } from './request-collector.ts';
 import { html } from '../../../html/html.ts';
 import type { RequestData } from './request-collector.ts';
 import { bodyView, keyValueTable } from '../../ui/panels/key-value-table.ts';
+import { curlView } from '../../export/curl-view.ts';
 
 export const requestPanel: ProfilerPanel = defineProfilerPanel<RequestData>({
   id: 'request',
@@ -20,6 +21,7 @@ ${keyValueTable('Route parameters', data.params)}
 ${keyValueTable('Headers', data.headers)}
 ${keyValueTable('Cookies', data.cookies)}
 ${bodyView('Body', data.body)}
-${keyValueTable('Server parameters', data.server)}`;
+${keyValueTable('Server parameters', data.server)}
+${curlView(profile)}`;
   },
 });

@@ -36,7 +36,7 @@ export function profilePage(profile: Profile, panels: readonly Panel[], asked: s
 <div><h1><span class="method">${profile.method}</span>${profile.url}</h1>
 <ul class="pf-meta"><li>IP <strong>${profile.ip}</strong></li><li>Token <strong class="token">${profile.token}</strong></li>
 <li>Time <strong>${formatTime(profile.time, ctx.timeZone)}</strong></li><li>Duration <strong>${profile.durationMs.toFixed(2)} ms</strong></li>
-<li><a href="/_profiler/${profile.token}.json">JSON</a></li>${pin ? html`<li>${pin}</li>` : ''}<li>${compareForm(profile.token)}</li></ul>${related}</div></section>
+<li><a href="/_profiler/${profile.token}.json">JSON</a></li><li><a href="/_profiler/${profile.token}.har" download>HAR</a></li>${pin ? html`<li>${pin}</li>` : ''}<li>${compareForm(profile.token)}</li></ul>${related}</div></section>
 <section class="pf-panel" id="panel-${panel.name}">${panel.render(profile, ctx)}</section>`;
   return layout({
     title: `${profile.method} ${profile.url} (${profile.statusCode}) – Profiler ${profile.token}`,
