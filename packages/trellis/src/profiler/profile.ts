@@ -69,3 +69,11 @@ export function matchesQuery(p: ProfileSummary, q: ProfileQuery): boolean {
   if (q.pinned && p.pinned !== true) return false;
   return true;
 }
+
+/**
+ * The panels a profile holds data for, in order: a collector that had nothing to say for this
+ * request stores null (the CPU profile of a request that did not ask for one) and is not listed.
+ */
+export function panelsWithData(profile: Profile): string[] {
+  return Object.keys(profile.collectors).filter((name) => profile.collectors[name] !== null && profile.collectors[name] !== undefined);
+}

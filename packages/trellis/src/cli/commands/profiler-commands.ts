@@ -10,6 +10,7 @@ import type { Output } from '../output.ts';
 import { panelLines, profileLines } from '../profile-details.ts';
 import { SUMMARY_HEADER, summaryCells, summaryPaint, summaryTable, streamWidths } from '../profile-rows.ts';
 import { withSource, withSourceOptions } from '../profiler-source-option.ts';
+import { panelsWithData } from '../../profiler/profile.ts';
 
 interface Filters {
   method?: string;
@@ -62,7 +63,7 @@ export function profilerCommands(program: Command, out: Output): void {
       const profile = await withSource(options, (source) => source.read(token.trim().toLowerCase()));
       if (!profile) throw new CliError('profiler_token_not_found', errorCodes.profiler_token_not_found.message({ token }));
       if (options.panel !== undefined) {
-        if (!Object.hasOwn(profile.collectors, options.panel)) throw new CliError('profiler_panel_not_found', errorCodes.profiler_panel_not_found.message({ token: profile.token, panel: options.panel, panels: Object.keys(profile.collectors).join(', ') }));
+        if (!panelsWithData(profile).includes(options.panel)) throw new CliError('profiler_panel_not_found', errorCodes.profiler_panel_not_found.message({ token: profile.token, panel: options.panel, panels: panelsWithData(profile).join(', ') }));
         if (options.json) return out.json({ token: profile.token, panel: options.panel, data: profile.collectors[options.panel] });
         for (const line of panelLines(out, profile, options.panel, terminalWidth(process.stdout, process.env))) out.line(line);
         return;

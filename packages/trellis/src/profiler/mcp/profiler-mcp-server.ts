@@ -5,6 +5,7 @@ import { HttpError } from '../../kernel/http-error.ts';
 import { compareProfiles } from '../compare/compare-profiles.ts';
 import type { ProfileSource } from '../profile-source.ts';
 import { searchParams, toProfileQuery } from '../ui/search-params.ts';
+import { panelsWithData } from '../profile.ts';
 
 let version: string | undefined;
 
@@ -79,7 +80,7 @@ export async function createProfilerMcpServer(source: ProfileSource): Promise<Mc
       answer(async () => {
         const profile = await readOrFail(args.token);
         if (args.panel === undefined) return json(profile);
-        if (!Object.hasOwn(profile.collectors, args.panel)) throw HttpError.of('profiler_panel_not_found', { token: profile.token, panel: args.panel, panels: Object.keys(profile.collectors).join(', ') });
+        if (!panelsWithData(profile).includes(args.panel)) throw HttpError.of('profiler_panel_not_found', { token: profile.token, panel: args.panel, panels: panelsWithData(profile).join(', ') });
         const { collectors, children, ...summary } = profile;
         return json({ ...summary, children, panel: args.panel, data: collectors[args.panel] });
       }),
