@@ -8,6 +8,7 @@ import { fstatSync, ftruncateSync, writeFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, loadConfig, openDatabase, ConfigError } from 'trellis';
+import { docs } from './docs.ts';
 import { resources } from './resources/index.ts';
 
 const usage = [
@@ -47,7 +48,7 @@ try {
 }
 
 const database = openDatabase('sqlite::memory:');
-const app = await createApp({ name: 'Bookshop', config, resources, database, tls: null });
+const app = await createApp({ name: 'Bookshop', docs, config, resources, database, tls: null });
 try {
   const res = await app.inject({ method: 'GET', url: values.yaml ? '/docs.yaml' : '/docs.json' });
   if (res.statusCode !== 200) throw new Error(`GET ${values.yaml ? '/docs.yaml' : '/docs.json'} answered ${res.statusCode}: ${res.body}`);

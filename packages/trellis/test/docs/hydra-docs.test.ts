@@ -64,7 +64,8 @@ test('one class per resource, plus the Entrypoint; properties and operations mat
     const readable = c['hydra:supportedProperty'].filter((p: any) => p['hydra:readable']).map((p: any) => p['hydra:title']);
     const writable = c['hydra:supportedProperty'].filter((p: any) => p['hydra:writeable']).map((p: any) => p['hydra:title']);
     assert.deepEqual(Object.keys(openapi.components.schemas[name].properties), readable, name);
-    assert.deepEqual(Object.keys(openapi.components.schemas[`${name}.input`].properties), writable, name);
+    // A resource without writes has no input shape in the document (unused-schemas.ts).
+    assert.deepEqual(Object.keys(openapi.components.schemas[`${name}.input`]?.properties ?? {}), writable, name);
   }
 });
 
