@@ -61,5 +61,5 @@ test('a relation the user may not read is a link whose target refuses them; thei
 });
 
 test('a rel the document does not have is the client\'s error, not a request', async () => {
-  await assert.rejects(client('/books/1').go().follow('publisher'), /publisher/);
+  await assert.rejects(async () => client('/books/1').go().follow('publisher'), /publisher/);
 });
