@@ -45,6 +45,18 @@ test('an item with two relationships included, each related resource once', asyn
   assert.equal(review.book.title, 'Dune');
 });
 
+test('a nested include (book.author): jsona joins both levels', async () => {
+  const { status, doc } = await get('/reviews?include=book.author&page[size]=4');
+  assert.equal(status, 200);
+  assert.deepEqual([...new Set(doc.included.map((r: any) => r.type))].sort(), ['Author', 'Book'], 'the intermediate books and their authors');
+  for (const review of jsona.deserialize(doc) as any[]) {
+    assert.equal(review.book.type, 'Book');
+    assert.equal(typeof review.book.title, 'string');
+    assert.equal(review.book.author.type, 'Author');
+    assert.equal(typeof review.book.author.name, 'string', `the author of the book of review ${review.id}`);
+  }
+});
+
 test('included passes the access rules: other people\'s accounts are linkage only, one\'s own is included', async () => {
   const anonymous = (await get('/reviews?include=author,book&page[size]=10')).doc;
   assert.ok(anonymous.data.length === 10);
@@ -65,5 +77,5 @@ test('errors are JSON:API error documents jsona\'s users can read', async () => 
   assert.equal(status, 400);
   assert.equal(type, 'application/vnd.api+json; charset=utf-8');
   assert.equal(doc.errors[0].status, '400');
-  assert.equal(doc.errors[0].detail, 'Invalid value "publisher" for the query parameter "include": expected relationships of the resource, one level deep.');
+  assert.equal(doc.errors[0].detail, 'Invalid value "publisher" for the query parameter "include": expected relationship paths of the resource, up to 3 relationships deep.');
 });

@@ -54,7 +54,7 @@ export function openApiDocument(options: OpenApiOptions): JsonSchema {
     Object.assign(schemas, resourceSchemas(resource, registry));
     for (const op of resource.operations) {
       const path = openApiPath(op.path);
-      ((paths[path] ??= {}) as JsonSchema)[op.method.toLowerCase()] = operationObject(op, formats, security);
+      ((paths[path] ??= {}) as JsonSchema)[op.method.toLowerCase()] = operationObject(op, formats, security, registry);
     }
   }
   const doc: JsonSchema = {

@@ -1,5 +1,6 @@
 import type { Format } from '../formats/format.ts';
 import type { Operation } from '../resources/operation.ts';
+import type { ResourceRegistry } from '../resources/resource-registry.ts';
 import { errorRef } from './error-responses.ts';
 import { ref, type JsonSchema } from './json-schema.ts';
 import { operationParameters } from './operation-parameters.ts';
@@ -38,7 +39,7 @@ export const operationId = (op: Operation): string => (op.name === 'getCollectio
  * accepted media type, the success response per output format, and exactly the errors this
  * operation's stages can raise (see kernel/lifecycle.md).
  */
-export function operationObject(op: Operation, formats: readonly Format[], security: SecuritySchemes): JsonSchema {
+export function operationObject(op: Operation, formats: readonly Format[], security: SecuritySchemes, registry: ResourceRegistry): JsonSchema {
   const collection = op.kind === 'collection' && op.method === 'GET';
   const responses: Record<string, JsonSchema> = {};
   const headers: Record<string, JsonSchema> = {
@@ -76,7 +77,7 @@ export function operationObject(op: Operation, formats: readonly Format[], secur
     tags: [op.resource.name],
     summary: op.description,
     ...(op.resource.description ? { description: op.resource.description } : {}),
-    parameters: operationParameters(op),
+    parameters: operationParameters(op, registry),
   };
   if (op.deserialize) {
     object.requestBody = {

@@ -10,6 +10,7 @@ import type { Database } from '../data/database.ts';
 import { etagOf, ifMatchPasses, noneMatch } from './conditional.ts';
 import { denormalize, validationFailed } from './denormalize.ts';
 import { enforceEmbeddedAccess } from './embedded-access.ts';
+import { embedTarget } from './embed-paths.ts';
 import { knownParameter, knownQuery } from './known-query.ts';
 import { FormatNegotiator, splitExtension } from './format-negotiator.ts';
 import { InputValidator } from './input-validator.ts';
@@ -105,11 +106,12 @@ function sparseFieldsets(query: QueryParams): ReadonlyMap<string, ReadonlySet<st
   return out;
 }
 
-function parseEmbed(op: Operation, query: QueryParams): ReadonlySet<string> {
+/** The relation paths to embed (`author`, `book.author`); a name that leads nowhere is ignored. */
+function parseEmbed(op: Operation, registry: ResourceRegistry, query: QueryParams): ReadonlySet<string> {
   const raw = query.embed;
   if (raw === undefined) return NO_EMBED;
   const names = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((s) => s.trim());
-  return new Set(names.filter((n) => op.resource.property.get(n)?.relation));
+  return new Set(names.filter((n) => embedTarget(registry, op.resource, n) !== null));
 }
 
 /**
@@ -166,7 +168,7 @@ export class OperationPipeline {
         ? jsonApiQuery(
             request.query as QueryParams,
             (parameter) => knownParameter(op.resource, parameter),
-            (relation) => Boolean(op.resource.property.get(relation)?.relation),
+            (path) => embedTarget(this.#registry, op.resource, path) !== null,
           )
         : (request.query as QueryParams);
       const fields = jsonapi ? sparseFieldsets(request.query as QueryParams) : undefined;
@@ -179,7 +181,7 @@ export class OperationPipeline {
         params: routeParams,
         query,
         pagination: collection ? resolvePagination(op.resource, query) : NO_PAGINATION,
-        embed: parseEmbed(op, query),
+        embed: parseEmbed(op, this.#registry, query),
         previousObject: null,
       };
       let object: Item | null = null;

@@ -92,5 +92,5 @@ test("JSON:API include and sparse fieldsets: the issue's curl gives 5 books with
   assert.deepEqual(Object.keys(byType.data.attributes), ['isbn']);
   const bad = await app.inject({ url: '/books?include=nope', headers: { accept: JSONAPI } });
   assert.equal(bad.statusCode, 400);
-  assert.equal((bad.json() as { errors: { detail: string }[] }).errors[0]!.detail, 'Invalid value "nope" for the query parameter "include": expected relationships of the resource, one level deep.');
+  assert.equal((bad.json() as { errors: { detail: string }[] }).errors[0]!.detail, 'Invalid value "nope" for the query parameter "include": expected relationship paths of the resource, up to 3 relationships deep.');
 });

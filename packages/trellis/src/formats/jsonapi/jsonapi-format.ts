@@ -23,8 +23,13 @@ function resourceObject(resource: ResourceDefinition, item: Item, included: Map<
     if (v instanceof Ref) {
       relationships[key] = { data: { type: v.resource.name, id: String(v.id) } };
       if (v.data !== null && included !== null) {
-        const target = resourceObject(v.resource, v.data, null, fields);
-        included.set(`${target.type}/${target.id}`, target);
+        // A nested include (`book.author`) adds the related resources' own embedded relations too.
+        const key = `${v.resource.name}/${v.id}`;
+        if (!included.has(key)) {
+          // Reserved first: a parent is listed before what it includes, and a cycle ends here.
+          included.set(key, null as unknown as ResourceObject);
+          included.set(key, resourceObject(v.resource, v.data, included, fields));
+        }
       }
     } else if (resource.property.get(key)?.relation) {
       relationships[key] = { data: null };
@@ -65,7 +70,12 @@ export const jsonapiFormat: Format = {
       if (value.totalItems !== null) meta.totalItems = value.totalItems;
       doc = { links, meta, data: value.items.map((i) => resourceObject(ctx.resource, i, included, ctx.fields)) };
     }
-    if (included !== null && included.size > 0) doc.included = [...included.values()];
+    if (included !== null) {
+      // JSON:API 1.1, Compound Documents: one resource object per type and id in the whole
+      // document, so a resource that is primary data is not repeated in included.
+      for (const primary of value.kind === 'item' ? [value.item] : value.items) included.delete(`${ctx.resource.name}/${primary.id}`);
+      if (included.size > 0) doc.included = [...included.values()];
+    }
     return JSON.stringify(doc);
   },
   decode(body, ctx) {
