@@ -35,3 +35,15 @@ test('each code has its status and exception class', () => {
   assert.equal(HttpError.of('body_too_large', { limit: 1 }).status, 413);
   assert.equal(HttpError.of('not_acceptable', { accept: 'x', supported: 'y' }).status, 406);
 });
+
+test('the JSON:API media type refusals, to the letter', () => {
+  const type = 'application/vnd.api+json; charset=utf-8';
+  assert.equal(HttpError.of('jsonapi_content_type_parameter', { contentType: type, parameter: 'charset' }).message, 'The content-type "application/vnd.api+json; charset=utf-8" is not supported: the JSON:API media type may carry only the "ext" and "profile" parameters, not "charset".');
+  assert.equal(HttpError.of('jsonapi_content_type_parameter', { contentType: type, parameter: 'charset' }).status, 415);
+  assert.equal(HttpError.of('jsonapi_content_type_extension', { contentType: 'x', ext: 'https://jsonapi.org/ext/atomic' }).message, 'The content-type "x" is not supported: this server supports no JSON:API extension (ext="https://jsonapi.org/ext/atomic").');
+  assert.equal(HttpError.of('jsonapi_content_type_extension', { contentType: 'x', ext: 'e' }).status, 415);
+  assert.equal(HttpError.of('jsonapi_accept_parameter', { accept: 'a', parameter: 'version' }).message, 'Requested format "a" is not supported: every JSON:API media type in it carries a parameter other than "ext" and "profile" ("version").');
+  assert.equal(HttpError.of('jsonapi_accept_parameter', { accept: 'a', parameter: 'v' }).status, 406);
+  assert.equal(HttpError.of('jsonapi_accept_extension', { accept: 'a', ext: 'e' }).message, 'Requested format "a" is not supported: every JSON:API media type in it asks for an extension, and this server supports none (ext="e").');
+  assert.equal(HttpError.of('jsonapi_accept_extension', { accept: 'a', ext: 'e' }).status, 406);
+});

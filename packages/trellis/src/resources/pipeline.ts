@@ -18,6 +18,7 @@ import { apiDocumentationLink, paginationLinks } from './link-header.ts';
 import type { Operation } from './operation.ts';
 import { pageLinks, resolvePagination } from './pagination.ts';
 import { jsonApiQuery } from '../formats/jsonapi/jsonapi-query.ts';
+import { JSONAPI_MEDIA_TYPE, jsonApiContentTypeRefusal } from '../formats/jsonapi/jsonapi-media-type.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
 import { isPage, type Item, type OperationContext, type Page, type PaginationState, type QueryParams } from './state-provider.ts';
 
@@ -206,7 +207,13 @@ export class OperationPipeline {
         previousObject = object === null ? null : { ...object };
         // The body is read only now, after routing, the firewall and the operation's `security`
         // (lifecycle.md): a request refused before never has it read (kernel/body-parsers.ts).
-        const decoder = this.#decoders.get(mediaTypeOf(request));
+        const mediaType = mediaTypeOf(request);
+        // JSON:API 1.1, Content Negotiation: its media type with a parameter but ext/profile is a 415.
+        if (mediaType === JSONAPI_MEDIA_TYPE && this.#decoders.has(mediaType)) {
+          const refusal = jsonApiContentTypeRefusal(request.headers['content-type']);
+          if (refusal !== null) throw refusal;
+        }
+        const decoder = this.#decoders.get(mediaType);
         if (decoder === undefined) throw HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: this.#supportedInput });
         if (isReadable(request.body)) request.body = await readJsonBody(request, request.body);
         const input = decoder.decode(request.body, { resource: op.resource, registry: this.#registry });
@@ -260,7 +267,8 @@ export class OperationPipeline {
       clock.next('done');
       if (op.method === 'GET' && !noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       if (op.method === 'POST' && op.status === 201 && data) reply.header('location', `${op.resource.path}/${(data as Item).id}`);
-      return reply.code(op.status).type(contentType).send(body);
+      // A Buffer is sent as typed: Fastify adds `charset` to a JSON string's type, which JSON:API forbids.
+      return reply.code(op.status).type(contentType).send(contentType === JSONAPI_MEDIA_TYPE ? Buffer.from(body) : body);
     } catch (error) {
       clock.next(clock.stage, 'error');
       throw error;
