@@ -13,8 +13,9 @@ export const COMMON_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   },
   HydraPartialCollectionView: {
     type: 'object',
+    description: 'This page of the collection and its neighbours, as API Platform writes them: absent for a single page asked for without parameters, only `@id` for a single page with some, `first` and `last` together when the last page is known.',
     properties: { '@id': iri, '@type': { const: 'PartialCollectionView' }, first: iri, last: iri, previous: iri, next: iri },
-    required: ['@id', '@type', 'first'],
+    required: ['@id', '@type'],
   },
   HydraIriTemplate: {
     type: 'object',

@@ -104,7 +104,6 @@ function collectionSchemas(resource: ResourceDefinition): Record<string, JsonSch
   const { enabled, partial, clientPartial } = resource.pagination;
   // Under partial pagination (RFC-less, API Platform's) there is no COUNT, so no total and no last page.
   const total = enabled && (partial || clientPartial) ? [] : ['totalItems'];
-  const paged = enabled ? ['view'] : [];
   const searchable = resource.filters.some((f) => f.parameters(resource).length > 0) ? ['search'] : [];
   const count = { type: 'integer', minimum: 0 };
   return {
@@ -119,7 +118,8 @@ function collectionSchemas(resource: ResourceDefinition): Record<string, JsonSch
         view: ref('HydraPartialCollectionView'),
         search: ref('HydraIriTemplate'),
       },
-      required: ['@context', '@id', '@type', ...total, 'member', ...paged, ...searchable],
+      // `view` is absent when one page holds the whole collection (formats/jsonld/hydra-view.ts).
+      required: ['@context', '@id', '@type', ...total, 'member', ...searchable],
       additionalProperties: false,
     },
     [`${name}.jsonhal.collection`]: {

@@ -119,7 +119,8 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
       off();
       const body = res.json();
       assert.equal(body.totalItems, undefined);
-      assert.deepEqual(body.view, { '@id': '/writers?page=1', '@type': 'PartialCollectionView', first: '/writers?page=1', next: '/writers?page=2' });
+      // As API Platform: no first or last without a known last page.
+      assert.deepEqual(body.view, { '@id': '/writers?page=1', '@type': 'PartialCollectionView', next: '/writers?page=2' });
       assert.equal(queries.length, 1);
       assert.match(queries[0]!.sql, /limit/i);
       const partial = await get('/novels?partial=true&page=2');
