@@ -50,13 +50,13 @@ export const COMMON_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     required: ['type', 'title', 'status', 'detail', 'code'],
   },
   'Error.jsonld': {
-    description: 'Problem details as a hydra:Error.',
+    description: 'Problem details as a hydra:Error (unprefixed terms, as in collections; /contexts/Error maps them).',
     allOf: [
       ref('Error'),
       {
         type: 'object',
-        properties: { '@context': { const: '/contexts/Error' }, '@type': { const: 'hydra:Error' }, 'hydra:title': { type: 'string' }, 'hydra:description': { type: 'string' } },
-        required: ['@context', '@type', 'hydra:title', 'hydra:description'],
+        properties: { '@context': { const: '/contexts/Error' }, '@type': { const: 'Error' }, description: { type: 'string' } },
+        required: ['@context', '@type', 'description'],
       },
     ],
   },
