@@ -84,3 +84,29 @@ test('it expands as JSON-LD, and every property an item expands to is a document
     assert.ok(docs[`${HYDRA}supportedClass`].some((c: any) => c['@id'] === node['@type'][0]), `${url}: its class is documented`);
   }
 });
+
+test('every relation\'s range is a documented class a client can act on, item-only ones included (Review.author → User)', async () => {
+  const [docs] = (await jsonld.expand(hydra, { base: `${ORIGIN}/docs.jsonld`, documentLoader })) as any[];
+  const classes = new Map<string, any>(docs[`${HYDRA}supportedClass`].map((c: any) => [c['@id'], c]));
+  const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+  const links: [string, string][] = [];
+  for (const c of classes.values()) {
+    for (const sp of c[`${HYDRA}supportedProperty`]) {
+      const property = sp[`${HYDRA}property`][0];
+      if (!property['@type']?.includes(`${HYDRA}Link`) || c['@id'] === `${VOCAB}Entrypoint`) continue;
+      const range = property[`${RDFS}range`][0]['@id'];
+      links.push([property['@id'].slice(VOCAB.length), range.slice(VOCAB.length)]);
+      const target = classes.get(range);
+      assert.ok(target, `${property['@id']}: its range ${range} is a supported class`);
+      // What a client holding the relation's IRI may do with it: at least read it, with what it returns.
+      const get = target[`${HYDRA}supportedOperation`].find((o: any) => o[`${HYDRA}method`][0]['@value'] === 'GET');
+      assert.ok(get, `${range} has a GET operation`);
+      assert.deepEqual(get[`${HYDRA}returns`], [{ '@id': range }]);
+    }
+  }
+  assert.deepEqual(links.sort(), [['Book/author', 'Author'], ['Review/author', 'User'], ['Review/book', 'Book']]);
+  // User has no collection, so no entrypoint link: its class carries every operation it has.
+  const user = classes.get(`${VOCAB}User`);
+  assert.deepEqual(user[`${HYDRA}supportedOperation`].map((o: any) => o[`${HYDRA}title`][0]['@value']), ['getUser']);
+  assert.deepEqual(user[`${HYDRA}supportedProperty`].map((p: any) => p[`${HYDRA}title`][0]['@value']), ['id', 'email']);
+});
