@@ -18,6 +18,7 @@ import { apiDocumentationLink, paginationLinks } from './link-header.ts';
 import type { Operation } from './operation.ts';
 import { pageLinks, resolvePagination } from './pagination.ts';
 import { jsonApiQuery } from '../formats/jsonapi/jsonapi-query.ts';
+import { fieldsetSearch } from '../formats/jsonapi/fieldset-search.ts';
 import { JSONAPI_MEDIA_TYPE, jsonApiContentTypeRefusal } from '../formats/jsonapi/jsonapi-media-type.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
 import { isPage, type Item, type OperationContext, type Page, type PaginationState, type QueryParams } from './state-provider.ts';
@@ -255,7 +256,10 @@ export class OperationPipeline {
       if (embedded) await enforceEmbeddedAccess(request, op.resource, page !== null ? page.items : data === null ? [] : [data as Item], ctx.embed);
       let body: string;
       if (page !== null) {
-        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, knownQuery(op.resource, query === request.query ? searchOf(request.url) : searchFrom(query)), ctx.pagination, page.totalItems, page.items.length) : null;
+        let search = knownQuery(op.resource, query === request.query ? searchOf(request.url) : searchFrom(query));
+        // JSON:API: the sparse fieldsets hold on every page the links lead to.
+        if (fields) search = [search, fieldsetSearch(fields, (type) => this.#registry.get(type) ?? this.#registry.resources.find((r) => r.path === `/${type}`))].filter((s) => s !== '').join('&');
+        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, search, ctx.pagination, page.totalItems, page.items.length) : null;
         const value: Representation = { kind: 'collection', items: page.items, totalItems: page.totalItems, links, itemsPerPage: ctx.pagination.itemsPerPage };
         body = format.encode(value, { resource: op.resource, embedded, ...(fields ? { fields } : {}) });
         if (links !== null && format.name === 'json') reply.header('link', `${apiDocumentationLink(request)}, ${paginationLinks(request, links)}`);
