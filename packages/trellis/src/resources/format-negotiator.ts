@@ -51,12 +51,13 @@ export class FormatNegotiator {
       if (chosen === null) throw HttpError.of('unknown_format_extension', { format: extension });
     } else {
       const accept = request.headers.accept ?? '';
-      if (this.#jsonapi) {
-        const refusal = jsonApiAcceptRefusal(accept);
-        if (refusal !== null) throw refusal;
-      }
       chosen = this.#cache.get(accept) ?? null;
       if (chosen === null && !this.#cache.has(accept)) {
+        // Checked before a decision is cached, so a cached Accept passed it (a refused one never is).
+        if (this.#jsonapi) {
+          const refusal = jsonApiAcceptRefusal(accept);
+          if (refusal !== null) throw refusal;
+        }
         const mediaType = negotiate(accept, this.mediaTypes);
         chosen = mediaType === null ? null : negotiated(this.#byMediaType.get(mediaType)!, mediaType);
         if (this.#cache.size >= CACHE_SIZE) this.#cache.clear();

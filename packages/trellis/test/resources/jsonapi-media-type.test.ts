@@ -103,4 +103,9 @@ test('hostile Accept: unbalanced quotes, a huge header, empty parameters', async
   assert.equal(res.statusCode, 406);
   assert.equal(detail(res), `Requested format "${huge}" is not supported: every JSON:API media type in it carries a parameter other than "ext" and "profile" ("v").`);
   assert.equal((await get(`${JSONAPI};;;`)).statusCode, 200, 'empty parameters are none');
+  // Decisions are cached per Accept: a refused one is refused every time, an accepted one stays accepted.
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await get(`${JSONAPI}; version=2`)).statusCode, 406);
+    assert.equal((await get(JSONAPI)).statusCode, 200);
+  }
 });
