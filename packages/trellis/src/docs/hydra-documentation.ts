@@ -86,7 +86,11 @@ export function hydraDocumentation(resources: readonly ResourceDefinition[], opt
         '@type': 'hydra:Link',
         'rdfs:label': `The collection of ${r.name} resources`,
         domain: `${vocab}Entrypoint`,
-        range: 'hydra:Collection',
+        // A collection whose members are all of the class (OWL restriction), as API Platform
+        // writes it: a client learns the class from the range, even for a collection it cannot
+        // POST to (api-doc-parser otherwise found it only from an operation returning the class,
+        // and failed on a read-only collection).
+        range: ['hydra:Collection', { 'owl:equivalentClass': { 'owl:onProperty': { '@id': 'hydra:member' }, 'owl:allValuesFrom': { '@id': `${vocab}${r.name}` } } }],
         'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'collection').map((o) => supportedOperation(o, vocab)),
       },
       'hydra:title': `The collection of ${r.name} resources`,
