@@ -10,11 +10,11 @@ import { ALICE, runningBookshop } from './running-bookshop.ts';
 
 const shop = runningBookshop();
 
-/** A client that asks for HAL, optionally as a signed-in user. */
-function client(path: string, token?: string): Ketting {
+/** A client that asks for HAL (or another format), optionally as a signed-in user. */
+function client(path: string, token?: string, accept = 'application/hal+json'): Ketting {
   const k = new Ketting(`${shop.url()}${path}`);
   k.use(async (request, next) => {
-    request.headers.set('Accept', 'application/hal+json');
+    request.headers.set('Accept', accept);
     if (token) request.headers.set('Authorization', `Bearer ${token}`);
     return next(request);
   });
@@ -58,6 +58,21 @@ test('a relation the user may not read is a link whose target refuses them; thei
   await assert.rejects(asAlice.get(), (error: Error & { status?: number }) => error.status === 403);
   const own = await client(ALICE.iri, token).go().get();
   assert.equal(own.data.email, ALICE.email);
+});
+
+test('the same walk in the formats ketting also reads: JSON:API links, and plain JSON\'s Link header (RFC 8288)', async () => {
+  for (const accept of ['application/vnd.api+json', 'application/json']) {
+    const first = client('/books?itemsPerPage=3&order[title]=desc', undefined, accept).go();
+    const next = await first.follow('next');
+    assert.equal(next.uri, `${shop.url()}/books?itemsPerPage=3&order%5Btitle%5D=desc&page=2`, accept);
+    const last = await first.follow('last');
+    assert.equal(last.uri, `${shop.url()}/books?itemsPerPage=3&order%5Btitle%5D=desc&page=134`, accept);
+    const state = await next.get();
+    assert.equal(state.links.get('prev')?.href.endsWith('page=1'), true, accept);
+  }
+  // JSON:API resource objects' self links are ketting's items.
+  const items = await client('/books?itemsPerPage=2', undefined, 'application/vnd.api+json').go().followAll('item');
+  assert.deepEqual(items.map((r) => r.uri), [`${shop.url()}/books/1`, `${shop.url()}/books/2`]);
 });
 
 test('a rel the document does not have is the client\'s error, not a request', async () => {
