@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Jsona } from 'jsona';
-import { ALICE, runningBookshop } from './running-bookshop.ts';
+import { ALICE, BOB, runningBookshop } from './running-bookshop.ts';
 
 const shop = runningBookshop();
 const jsona = new Jsona();
@@ -70,6 +70,27 @@ test('included passes the access rules: other people\'s accounts are linkage onl
   const authors = new Set(asAlice.data.map((r: any) => r.relationships.author.data.id));
   assert.deepEqual([...authors].sort(), ['2', '3'], 'reviews by Alice and Bob');
   assert.deepEqual(asAlice.included.map((r: any) => `${r.type}/${r.id}:${r.attributes.email}`), [`User/2:${ALICE.email}`], 'only Alice herself');
+});
+
+test('jsona serialises a review and the server creates it; a linkage of the wrong type is refused', async () => {
+  const token = await shop.token(ALICE);
+  const post = async (model: Record<string, unknown>) => {
+    const res = await fetch(`${shop.url()}/reviews`, { method: 'POST', headers: { 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json', authorization: `Bearer ${token}` }, body: JSON.stringify(jsona.serialize({ stuff: model })) });
+    return { status: res.status, location: res.headers.get('location'), doc: (await res.json()) as any };
+  };
+  const created = await post({ type: 'Review', rating: 5, body: 'Sent by jsona.', author: { type: 'User', id: '2' }, book: { type: 'Book', id: '9' }, relationshipNames: ['author', 'book'] });
+  assert.equal(created.status, 201);
+  const review = jsona.deserialize(created.doc) as any;
+  assert.equal(created.location, `/reviews/${review.id}`);
+  assert.equal(review.body, 'Sent by jsona.');
+  assert.deepEqual([review.author.type, review.author.id, review.book.type, review.book.id], ['User', '2', 'Book', '9']);
+  // As Bob: refused by the rule, as a JSON:API error.
+  const asBob = await post({ type: 'Review', rating: 1, body: 'x', author: { type: 'User', id: BOB.iri.split('/')[2] }, book: { type: 'Book', id: '9' }, relationshipNames: ['author', 'book'] });
+  assert.equal(asBob.status, 403);
+  assert.equal(asBob.doc.errors[0].detail, 'You may only post reviews as yourself.');
+  const wrongType = await post({ type: 'Review', rating: 1, body: 'x', author: { type: 'Book', id: '2' }, book: { type: 'Book', id: '9' }, relationshipNames: ['author', 'book'] });
+  assert.equal(wrongType.status, 400);
+  assert.equal(wrongType.doc.errors[0].detail, 'The request body must be a JSON:API document whose relationship "author" links resources of type "User".');
 });
 
 test('errors are JSON:API error documents jsona\'s users can read', async () => {

@@ -70,6 +70,11 @@ export function operationObject(op: Operation, formats: readonly Format[], secur
   // If-Match is checked against the loaded object: only operations that read one can fail it.
   if (op.kind === 'item' && op.write && op.read) errors.add(412);
   if (op.method === 'DELETE' && op.write) errors.add(409);
+  // JSON:API 1.1: a resource object of another type or id is a 409, a client-generated id a 403.
+  if (op.deserialize && op.inputMediaTypes.includes('application/vnd.api+json')) {
+    errors.add(409);
+    if (op.method === 'POST') errors.add(403);
+  }
   for (const status of [...errors].sort((a, b) => a - b)) responses[String(status)] = errorRef(status);
 
   const object: JsonSchema = {

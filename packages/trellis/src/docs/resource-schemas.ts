@@ -159,13 +159,15 @@ function inputSchemas(resource: ResourceDefinition, input: readonly PropertyDefi
   const attributes = input.filter((p) => p.relation === null && p.name !== 'id');
   const relationships = input.filter((p) => p.relation !== null);
   const linkage = (p: PropertyDefinition): JsonSchema => ({ type: 'object', properties: { data: p.nullable ? { anyOf: [ref('JsonApiLinkage'), { type: 'null' }] } : ref('JsonApiLinkage') }, required: ['data'] });
-  const jsonapi = (req: readonly string[]): JsonSchema => ({
+  const jsonapi = (req: readonly string[], update = false): JsonSchema => ({
     type: 'object',
     properties: {
       data: {
         type: 'object',
         properties: {
-          type: { const: name },
+          type: { const: name, description: 'Another type is a 409.' },
+          // JSON:API 1.1: an update names its item (another id is a 409); a creation may not (403).
+          ...(update ? { id: { type: 'string', description: 'The id in the URL; another is a 409.' } } : {}),
           attributes: { type: 'object', properties: props(none, attributes), required: req.filter((r) => attributes.some((p) => p.name === r)), additionalProperties: !closed },
           ...(relationships.length > 0
             ? { relationships: { type: 'object', properties: Object.fromEntries(relationships.map((p) => [p.name, linkage(p)])), required: req.filter((r) => relationships.some((p) => p.name === r)) } }
@@ -185,7 +187,7 @@ function inputSchemas(resource: ResourceDefinition, input: readonly PropertyDefi
       ...(closed ? { additionalProperties: false } : {}),
     },
     [`${name}.jsonapi-input`]: jsonapi(required),
-    [`${name}.jsonapi-patch`]: jsonapi([]),
+    [`${name}.jsonapi-patch`]: jsonapi([], true),
     // RFC 7396: every member is optional; null removes a member, so it is allowed where the property is nullable.
     [`${name}.patch`]: { type: 'object', properties: props(none), additionalProperties: !closed },
   };

@@ -47,3 +47,12 @@ test('the JSON:API media type refusals, to the letter', () => {
   assert.equal(HttpError.of('jsonapi_accept_extension', { accept: 'a', ext: 'e' }).message, 'Requested format "a" is not supported: every JSON:API media type in it asks for an extension, and this server supports none (ext="e").');
   assert.equal(HttpError.of('jsonapi_accept_extension', { accept: 'a', ext: 'e' }).status, 406);
 });
+
+test('the JSON:API write conflicts, to the letter', () => {
+  assert.equal(HttpError.of('jsonapi_type_conflict', { type: 'Book', expected: 'Review' }).message, 'The resource object\'s type "Book" does not match the endpoint\'s type "Review".');
+  assert.equal(HttpError.of('jsonapi_type_conflict', { type: 'Book', expected: 'Review' }).status, 409);
+  assert.equal(HttpError.of('jsonapi_id_conflict', { id: '1', expected: '2' }).message, 'The resource object\'s id "1" does not match the endpoint\'s id "2".');
+  assert.equal(HttpError.of('jsonapi_id_conflict', { id: '1', expected: '2' }).status, 409);
+  assert.equal(HttpError.of('jsonapi_client_id', { id: '9' }).message, 'Client-generated ids are not supported: leave "id" ("9") out of the resource object.');
+  assert.equal(HttpError.of('jsonapi_client_id', { id: '9' }).status, 403);
+});

@@ -132,6 +132,23 @@ export const errorCodes = {
     className: 'NotAcceptableHttpException',
     message: (p) => `Requested format "${p.accept}" is not supported: every JSON:API media type in it asks for an extension, and this server supports none (ext="${p.ext}").`,
   },
+  // JSON:API 1.1, Creating and Updating Resources: a resource object of another type, or (on an
+  // update) of another id, than the endpoint's is a 409; a client-generated id a 403.
+  jsonapi_type_conflict: {
+    status: 409,
+    className: 'ConflictHttpException',
+    message: (p) => `The resource object's type "${p.type}" does not match the endpoint's type "${p.expected}".`,
+  },
+  jsonapi_id_conflict: {
+    status: 409,
+    className: 'ConflictHttpException',
+    message: (p) => `The resource object's id "${p.id}" does not match the endpoint's id "${p.expected}".`,
+  },
+  jsonapi_client_id: {
+    status: 403,
+    className: 'AccessDeniedHttpException',
+    message: (p) => `Client-generated ids are not supported: leave "id" ("${p.id}") out of the resource object.`,
+  },
   // security: RFC 9110 §15.5.2 (401 carries WWW-Authenticate) and §15.5.4 (403).
   authentication_required: {
     status: 401,

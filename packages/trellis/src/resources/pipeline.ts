@@ -217,7 +217,7 @@ export class OperationPipeline {
         const decoder = this.#decoders.get(mediaType);
         if (decoder === undefined) throw HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: this.#supportedInput });
         if (isReadable(request.body)) request.body = await readJsonBody(request, request.body);
-        const input = decoder.decode(request.body, { resource: op.resource, registry: this.#registry });
+        const input = decoder.decode(request.body, { resource: op.resource, registry: this.#registry, ...(op.kind === 'item' && routeParams.id !== undefined ? { id: routeParams.id } : {}) });
         data = await denormalize(input, op, this.#validator!, { ...ctx, previousObject });
         clock.next('post_denormalize');
         if (op.securityPostDenormalize !== null) {
