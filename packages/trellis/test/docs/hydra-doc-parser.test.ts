@@ -66,8 +66,8 @@ test('a read-only collection and a writable one are both found, with fields and 
 
 test('the entrypoint property says what a collection holds: hydra:Collection of the class', async () => {
   const docs = (await (await fetch(`${base}/docs.jsonld`)).json()) as any;
-  const entrypoint = docs['hydra:supportedClass'].find((c: any) => c['hydra:title'] === 'Entrypoint');
-  const stations = entrypoint['hydra:supportedProperty'][0]['hydra:property'];
+  const entrypoint = docs.supportedClass.find((c: any) => c.title === 'Entrypoint');
+  const stations = entrypoint.supportedProperty[0].property;
   assert.deepEqual(stations.range, [
     'hydra:Collection',
     { 'owl:equivalentClass': { 'owl:onProperty': { '@id': 'hydra:member' }, 'owl:allValuesFrom': { '@id': `${base}/docs.jsonld#Station` } } },

@@ -41,18 +41,22 @@ test('every response links to it, and /docs with Accept: application/ld+json ser
 });
 
 test('one class per resource, plus the Entrypoint; properties and operations match the OpenAPI document', () => {
-  const classes = hydra['hydra:supportedClass'];
+  // Hydra's terms unprefixed, as in collections and errors; the document's context maps them.
+  assert.equal(hydra['@type'], 'ApiDocumentation');
+  assert.equal(hydra['@context'].supportedClass, 'hydra:supportedClass');
+  assert.deepEqual(Object.keys(hydra).filter((k) => k.startsWith('hydra:')), []);
+  const classes = hydra.supportedClass;
   assert.deepEqual(classes.map((c: any) => c['@id']), ['Book', 'Author', 'Review', 'User', 'Entrypoint'].map((n) => `${VOCAB}${n}`));
   const book = classes[0];
   assert.deepEqual(
-    book['hydra:supportedProperty'].map((p: any) => [p['hydra:title'], p['hydra:required'], p['hydra:readable'], p['hydra:writeable']]),
+    book.supportedProperty.map((p: any) => [p.title, p.required, p.readable, p.writeable]),
     [['id', true, true, false], ['isbn', true, true, true], ['title', true, true, true], ['description', false, true, true], ['author', true, true, true], ['publicationDate', true, true, true], ['price', true, true, true]],
   );
-  assert.deepEqual(book['hydra:supportedProperty'][4]['hydra:property'], { '@id': `${VOCAB}Book/author`, '@type': 'hydra:Link', 'rdfs:label': 'author', domain: `${VOCAB}Book`, range: `${VOCAB}Author` });
+  assert.deepEqual(book.supportedProperty[4].property, { '@id': `${VOCAB}Book/author`, '@type': 'Link', 'rdfs:label': 'author', domain: `${VOCAB}Book`, range: `${VOCAB}Author` });
 
   const hydraOps = new Set<string>();
-  for (const c of classes) for (const op of c['hydra:supportedOperation']) hydraOps.add(`${op['hydra:method']} ${op['hydra:title']}`);
-  for (const p of classes.at(-1)['hydra:supportedProperty']) for (const op of p['hydra:property']['hydra:supportedOperation']) hydraOps.add(`${op['hydra:method']} ${op['hydra:title']}`);
+  for (const c of classes) for (const op of c.supportedOperation) hydraOps.add(`${op.method} ${op.title}`);
+  for (const p of classes.at(-1).supportedProperty) for (const op of p.property.supportedOperation) hydraOps.add(`${op.method} ${op.title}`);
   const openapiOps = new Set<string>();
   for (const item of Object.values(openapi.paths) as any[]) {
     for (const [method, op] of Object.entries(item) as [string, any][]) if (!['Documentation', 'JSON-LD', 'Authentication'].includes(op.tags[0])) openapiOps.add(`${method.toUpperCase()} ${op.operationId}`);
@@ -61,8 +65,8 @@ test('one class per resource, plus the Entrypoint; properties and operations mat
 
   for (const c of classes.slice(0, -1)) {
     const name = c['@id'].slice(VOCAB.length);
-    const readable = c['hydra:supportedProperty'].filter((p: any) => p['hydra:readable']).map((p: any) => p['hydra:title']);
-    const writable = c['hydra:supportedProperty'].filter((p: any) => p['hydra:writeable']).map((p: any) => p['hydra:title']);
+    const readable = c.supportedProperty.filter((p: any) => p.readable).map((p: any) => p.title);
+    const writable = c.supportedProperty.filter((p: any) => p.writeable).map((p: any) => p.title);
     assert.deepEqual(Object.keys(openapi.components.schemas[name].properties), readable, name);
     // A resource without writes has no input shape in the document (unused-schemas.ts).
     assert.deepEqual(Object.keys(openapi.components.schemas[`${name}.input`]?.properties ?? {}), writable, name);
