@@ -46,15 +46,14 @@ export async function baselineReviewRoutes(app: FastifyInstance, opts: { db: Kys
     const detail = violations.map((v) => `${v.propertyPath}: ${v.message}`).join('\n');
     const body = JSON.stringify({
       '@context': '/contexts/Error',
-      '@type': 'hydra:Error',
-      'hydra:title': 'Unprocessable Entity',
-      'hydra:description': detail,
+      '@type': 'Error',
       type: 'about:blank',
       title: 'Unprocessable Entity',
       status: 422,
       detail,
       code: 'validation_failed',
       violations,
+      description: detail,
     });
     return reply
       .code(422)

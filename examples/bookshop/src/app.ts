@@ -5,6 +5,7 @@ import { seedIfEmpty } from './seed.ts';
 
 export { migrations } from '../migrations/index.ts';
 export { resources } from './resources/index.ts';
+export { docs } from './docs.ts';
 export const name = 'Bookshop';
 
 export async function seed(db: Database): Promise<void> {

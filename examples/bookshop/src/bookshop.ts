@@ -1,6 +1,7 @@
 import { createApp, migrate, type CreateAppOptions, type Database } from 'trellis';
 import type { FastifyInstance } from 'fastify';
 import { migrations } from '../migrations/index.ts';
+import { docs } from './docs.ts';
 import { resources } from './resources/index.ts';
 import { seedIfEmpty, type SeedOptions } from './seed.ts';
 
@@ -12,5 +13,5 @@ export async function createBookshop(options: Omit<CreateAppOptions, 'resources'
   await migrate(options.database, migrations);
   if (options.seed !== false) await seedIfEmpty(options.database, options.seed ?? {});
   const { seed: _seed, ...appOptions } = options;
-  return createApp({ name: 'Bookshop', ...appOptions, resources });
+  return createApp({ name: 'Bookshop', docs, ...appOptions, resources });
 }

@@ -8,6 +8,7 @@ import { fstatSync, ftruncateSync, writeFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, loadConfig, openDatabase, ConfigError } from 'trellis';
+import { docs } from './docs.ts';
 import { resources } from './resources/index.ts';
 
 const usage = [
@@ -47,9 +48,10 @@ try {
 }
 
 const database = openDatabase('sqlite::memory:');
-const app = await createApp({ name: 'Bookshop', config, resources, database, tls: null });
+const app = await createApp({ name: 'Bookshop', docs, config, resources, database, tls: null });
 try {
-  const res = await app.inject({ method: 'GET', url: values.yaml ? '/docs.yaml' : '/docs.json' });
+  // Asked on the address `npm start` serves, so the document's `servers` names it (not inject's localhost:80).
+  const res = await app.inject({ method: 'GET', url: values.yaml ? '/docs.yaml' : '/docs.json', headers: { host: 'localhost:8000' } });
   if (res.statusCode !== 200) throw new Error(`GET ${values.yaml ? '/docs.yaml' : '/docs.json'} answered ${res.statusCode}: ${res.body}`);
   const text = values.yaml ? res.body : `${JSON.stringify(res.json(), null, 2)}\n`;
   // npm runs workspace scripts in the workspace; a relative path means where the user typed the command.

@@ -66,6 +66,6 @@ export { apiKeyHash } from './security/api-key-hash.ts';
 export { JwtIssuer } from './security/jwt-issuer.ts';
 
 // docs (issue: API documentation)
-export { openApiDocument, type OpenApiOptions } from './docs/openapi-document.ts';
+export { openApiDocument, type OpenApiContact, type OpenApiOptions, type OpenApiServer } from './docs/openapi-document.ts';
 export { hydraDocumentation } from './docs/hydra-documentation.ts';
 export type { AuthenticationMethods } from './docs/security-schemes.ts';

@@ -15,7 +15,7 @@ import { securityPlugin, type SecurityOptions } from '../security/security-plugi
 import { resourcesPlugin } from '../resources/resources-plugin.ts';
 import { onDatabaseError, openDatabase, type Database } from '../data/database.ts';
 import { OncePerInterval } from '../logging/once-per-interval.ts';
-import { docsPlugin } from '../docs/docs-plugin.ts';
+import { docsPlugin, type DocsPluginOptions } from '../docs/docs-plugin.ts';
 
 export interface CreateAppOptions {
   /** Defaults to `loadConfig(process.env)`. */
@@ -34,6 +34,8 @@ export interface CreateAppOptions {
   readonly database?: unknown;
   /** Firewall options: authenticators, voters, path rules. */
   readonly security?: SecurityOptions;
+  /** The OpenAPI document's `info.contact` and `servers` (default: the origin it is asked on). */
+  readonly docs?: Pick<DocsPluginOptions, 'contact' | 'servers'>;
   /** Profiler options (storage, collectors); the profiler exists only in debug. */
   readonly profiler?: Partial<Omit<ProfilerPluginOptions, 'config'>>;
 }
@@ -112,6 +114,6 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   await app.register(securityPlugin, { config, database, ...options.security });
   await app.register(entrypointPlugin, { name });
   await app.register(resourcesPlugin, { config, name, resources, database });
-  await app.register(docsPlugin, { name, resources });
+  await app.register(docsPlugin, { name, resources, ...options.docs });
   return app;
 }

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { JSONAPI_MEDIA_TYPE } from '../formats/jsonapi/jsonapi-media-type.ts';
 import type { FastifyInstance } from 'fastify';
 import { entrypointKey } from '../formats/jsonld/hydra-context.ts';
 import { addVary } from '../http/vary.ts';
@@ -21,7 +22,9 @@ export const entrypointPlugin = fp(
       else if (format === 'jsonhal') doc = { _links: { self: { href: '/' }, ...Object.fromEntries(Object.entries(links).map(([k, v]) => [k, { href: v }])) }, name: opts.name };
       else if (format === 'jsonapi') doc = { links: { self: '/', ...links }, meta: { name: opts.name } };
       else doc = { name: opts.name, ...links };
-      return reply.type(`${negotiated?.mediaType ?? 'application/json'}; charset=utf-8`).send(JSON.stringify(doc));
+      const type = negotiated?.contentType ?? 'application/json; charset=utf-8';
+      // A Buffer is sent as typed: Fastify adds `charset` to a JSON string's type, which JSON:API forbids.
+      return reply.type(type).send(type === JSONAPI_MEDIA_TYPE ? Buffer.from(JSON.stringify(doc)) : JSON.stringify(doc));
     });
   },
   { name: 'trellis-entrypoint' },

@@ -17,7 +17,7 @@ export interface DeclaredApp {
  */
 export async function declaredApp(mod: ProjectModule, production = false): Promise<DeclaredApp> {
   const database = openDatabase('sqlite::memory:');
-  const app = await createApp({ name: mod.name ?? 'API', config: declarationsConfig(production), resources: mod.resources, database, tls: null });
+  const app = await createApp({ name: mod.name ?? 'API', config: declarationsConfig(production), resources: mod.resources, ...(mod.docs ? { docs: mod.docs } : {}), database, tls: null });
   await app.ready();
   const routes = app.trellis.routes.entries().flatMap(({ path, methods }) => methods.map((method) => ({ method, url: path })));
   return {

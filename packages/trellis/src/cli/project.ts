@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Migration } from 'kysely';
 import type { Database } from '../data/database.ts';
+import type { CreateAppOptions } from '../app/create-app.ts';
 import { CliError } from './cli-error.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface ProjectModule {
   readonly migrations?: Readonly<Record<string, Migration>>;
   /** Fills an empty database (run by `serve` after the migrations). */
   readonly seed?: (db: Database) => Promise<void>;
+  /** The OpenAPI document's contact and servers (createApp's `docs`). */
+  readonly docs?: CreateAppOptions['docs'];
 }
 
 export interface Project {

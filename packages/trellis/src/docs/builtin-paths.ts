@@ -17,6 +17,7 @@ function entrypoint(resources: readonly ResourceDefinition[], name: string, secu
       operationId: 'getEntrypoint',
       tags: ['Entrypoint'],
       summary: 'The API entrypoint: a link to every collection.',
+      description: 'Where a client starts: one link per collection, in the negotiated format. A browser asking for HTML gets this documentation instead.',
       responses: {
         200: {
           description: `The ${name} entrypoint; a browser asking for HTML gets this documentation.`,
@@ -48,6 +49,7 @@ function contexts(resources: readonly ResourceDefinition[], security: SecuritySc
       operationId: 'getContext',
       tags: ['JSON-LD'],
       summary: 'A JSON-LD context: the terms of a resource, resolved against the Hydra documentation (/docs.jsonld).',
+      description: 'The context every JSON-LD document of the resource names in `@context`: its terms are IRIs of the Hydra documentation\'s vocabulary.',
       parameters: [{ name: 'name', in: 'path', required: true, description: 'A resource name, Entrypoint or Error (optionally with `.jsonld`).', schema: { type: 'string', enum: names } }],
       responses: {
         200: { description: 'The context.', content: { 'application/ld+json': { schema: { type: 'object', properties: { '@context': { type: 'object' } }, required: ['@context'] } } } },
@@ -65,6 +67,7 @@ function login(path: string): JsonSchema {
       operationId: 'login',
       tags: ['Authentication'],
       summary: 'Exchanges an e-mail and password for a JWT (use it with the Authorize button, scheme bearerAuth).',
+      description: 'Send the token back as `Authorization: Bearer <token>`. Repeated failures are throttled per client address and per account (429 with Retry-After).',
       requestBody: {
         required: true,
         content: {
@@ -98,6 +101,7 @@ function documentation(): Record<string, JsonSchema> {
       operationId: id,
       tags: ['Documentation'],
       summary,
+      description: `${summary} Public, built from the declared resources; revalidate with If-None-Match.`,
       responses: {
         200: { description: summary, content: Object.fromEntries(Object.entries(content).map(([type, description]) => [type, { schema: { type: type.includes('json') ? 'object' : 'string', description } }])) },
         304: { description: 'Not modified: the If-None-Match header names the current ETag.' },

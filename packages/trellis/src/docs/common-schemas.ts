@@ -13,8 +13,9 @@ export const COMMON_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   },
   HydraPartialCollectionView: {
     type: 'object',
+    description: 'This page of the collection and its neighbours, as API Platform writes them: absent for a single page asked for without parameters, only `@id` for a single page with some, `first` and `last` together when the last page is known.',
     properties: { '@id': iri, '@type': { const: 'PartialCollectionView' }, first: iri, last: iri, previous: iri, next: iri },
-    required: ['@id', '@type', 'first'],
+    required: ['@id', '@type'],
   },
   HydraIriTemplate: {
     type: 'object',
@@ -49,13 +50,13 @@ export const COMMON_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     required: ['type', 'title', 'status', 'detail', 'code'],
   },
   'Error.jsonld': {
-    description: 'Problem details as a hydra:Error.',
+    description: 'Problem details as a hydra:Error (unprefixed terms, as in collections; /contexts/Error maps them).',
     allOf: [
       ref('Error'),
       {
         type: 'object',
-        properties: { '@context': { const: '/contexts/Error' }, '@type': { const: 'hydra:Error' }, 'hydra:title': { type: 'string' }, 'hydra:description': { type: 'string' } },
-        required: ['@context', '@type', 'hydra:title', 'hydra:description'],
+        properties: { '@context': { const: '/contexts/Error' }, '@type': { const: 'Error' }, description: { type: 'string' } },
+        required: ['@context', '@type', 'description'],
       },
     ],
   },

@@ -10,7 +10,7 @@ import { originOf } from '../resources/link-header.ts';
 import { ResourceRegistry } from '../resources/resource-registry.ts';
 import { assetUrl, docsAsset, SWAGGER_UI_VERSION } from './docs-assets.ts';
 import { hydraDocumentation } from './hydra-documentation.ts';
-import { openApiDocument } from './openapi-document.ts';
+import { openApiDocument, type OpenApiContact, type OpenApiServer } from './openapi-document.ts';
 import { DOCS_CONTENT_SECURITY_POLICY, swaggerUiPage } from './swagger-ui-page.ts';
 
 export interface DocsPluginOptions {
@@ -18,7 +18,14 @@ export interface DocsPluginOptions {
   readonly resources: readonly unknown[];
   /** The API version shown in the OpenAPI `info`; default 1.0.0. */
   readonly version?: string;
+  /** `info.contact` of the OpenAPI document. */
+  readonly contact?: OpenApiContact;
+  /** `servers` of the OpenAPI document; by default the origin the document was asked on. */
+  readonly servers?: readonly OpenApiServer[];
 }
+
+/** Documents kept for as many origins (Host values) at most; others are built per request. */
+const MAX_CACHED_ORIGINS = 8;
 
 const OPENAPI_JSON = ['application/json', 'application/vnd.openapi+json', 'application/vnd.oai.openapi+json'];
 const OPENAPI_YAML = ['application/yaml', 'application/vnd.oai.openapi'];
@@ -33,13 +40,21 @@ const DOCS_MEDIA_TYPES = ['text/html', ...OPENAPI_JSON, 'application/ld+json', .
  */
 export const docsPlugin = fp(
   async (app: FastifyInstance, opts: DocsPluginOptions) => {
-    let openapi: { json: string; yaml: string; etag: string; yamlEtag: string } | null = null;
+    type Built = { json: string; yaml: string; etag: string; yamlEtag: string };
+    // One document per origin: without configured servers, `servers` names the origin the
+    // document was asked on (OpenAPI 3.1 §4.8.5), so Swagger UI and generated clients call
+    // the host the reader reached, behind any trusted proxy.
+    const built = new Map<string, Built>();
     const loginPath = () => (app.hasRoute({ method: 'POST', url: '/auth' }) ? '/auth' : null);
-    const documents = async () => {
-      if (openapi === null) {
+    const documents = async (request: FastifyRequest): Promise<Built> => {
+      const origin = opts.servers ? '' : originOf(request);
+      let docs = built.get(origin);
+      if (docs === undefined) {
         const registry = app.hasDecorator('resources') ? app.resources.registry : new ResourceRegistry(opts.resources as readonly ResourceDefinition[]);
         const formats = app.hasDecorator('resources') ? app.resources.negotiator.formats : OUTPUT_FORMATS;
         const login = loginPath();
+        // A request whose Host was refused has no origin; it never reaches here (the guard's 400).
+        const servers = opts.servers ?? (origin === '' ? [] : [{ url: origin, description: 'This server.' }]);
         const doc = openApiDocument({
           name: opts.name,
           version: opts.version,
@@ -47,14 +62,18 @@ export const docsPlugin = fp(
           formats,
           // The security plugin's defaults: JWT bearer and X-API-Key always, Basic in debug only.
           authentication: { loginPath: login, bearer: true, apiKey: true, basic: app.trellis.config.debug },
+          ...(opts.contact ? { contact: opts.contact } : {}),
+          servers,
         });
         const json = JSON.stringify(doc);
         // Loaded on the first request for the document: startup does not pay for a YAML library.
         const { stringify: toYaml } = await import('yaml');
         const yaml = toYaml(doc, { aliasDuplicateObjects: false });
-        openapi = { json, yaml, etag: etagOf(json), yamlEtag: etagOf(yaml) };
+        docs = { json, yaml, etag: etagOf(json), yamlEtag: etagOf(yaml) };
+        // Host is the client's to choose (TRUSTED_HOSTS aside): the cache does not grow with it.
+        if (built.size < MAX_CACHED_ORIGINS) built.set(origin, docs);
       }
-      return openapi;
+      return docs;
     };
     const page = () => swaggerUiPage({ name: opts.name, specUrl: '/docs.json', loginPath: loginPath(), asset: assetUrl }).toString();
 
@@ -65,7 +84,7 @@ export const docsPlugin = fp(
       return reply.type(type).send(body);
     };
     const sendOpenApi = async (request: FastifyRequest, reply: FastifyReply, mediaType: string) => {
-      const docs = await documents();
+      const docs = await documents(request);
       if (OPENAPI_YAML.includes(mediaType)) return send(request, reply, `${mediaType}; charset=utf-8`, docs.yaml, docs.yamlEtag);
       return send(request, reply, `${mediaType}; charset=utf-8`, docs.json, docs.etag);
     };

@@ -37,13 +37,13 @@ export const ERROR_RESPONSES: Readonly<Record<string, JsonSchema>> = {
   Unauthorized: response('Authentication is required, or the credentials are invalid.', problem('authentication_required'), 'Error', {
     'WWW-Authenticate': { description: 'The challenge (RFC 9110 §11.6.1): Bearer, ApiKey or Basic.', schema: { type: 'string' } },
   }),
-  Forbidden: response('Access denied by the operation\'s security rule.', problem('access_denied', { message: 'Only the author of a review may edit it.' })),
+  Forbidden: response('Access denied by the operation\'s security rule, or a JSON:API creation choosing its own id.', problem('access_denied', { message: 'Only the author of a review may edit it.' })),
   NotFound: response('No item with this identifier, or an unknown format extension.', problem('item_not_found', { iri: '/books/0' })),
   NotAcceptable: response(
     'None of the Accept header\'s media types can be produced (RFC 9110 §15.5.7).',
     problem('not_acceptable', { accept: 'text/plain', supported: '"application/ld+json", "application/json", "application/hal+json", "application/vnd.api+json"' }),
   ),
-  Conflict: response('Other resources still reference this item.', problem('resource_conflict', { iri: '/authors/1' })),
+  Conflict: response('Other resources still reference this item (DELETE), or a JSON:API resource object names another type or id than the endpoint\'s (writes).', problem('resource_conflict', { iri: '/authors/1' })),
   PreconditionFailed: response('The If-Match header names no current representation (RFC 9110 §13.1.1).', problem('precondition_failed', { iri: '/books/1' })),
   PayloadTooLarge: response('The request body exceeds the size limit.', problem('body_too_large', { limit: 1_048_576 })),
   UnsupportedMediaType: response(

@@ -22,10 +22,10 @@ function supportedOperation(op: Operation, vocab: string): Record<string, unknow
   const cls = `${vocab}${op.resource.name}`;
   const collection = op.kind === 'collection' && op.method === 'GET';
   return {
-    '@type': ['hydra:Operation', ACTIONS[op.method] ?? 'schema:Action'],
-    'hydra:method': op.method,
+    '@type': ['Operation', ACTIONS[op.method] ?? 'schema:Action'],
+    method: op.method,
     // The OpenAPI operationId: the same operation under the same name in both documents.
-    'hydra:title': operationId(op),
+    title: operationId(op),
     'rdfs:label': op.description,
     ...(op.deserialize ? { expects: cls } : {}),
     returns: !op.serialize || op.method === 'DELETE' ? 'owl:Nothing' : collection ? 'hydra:Collection' : cls,
@@ -35,21 +35,21 @@ function supportedOperation(op: Operation, vocab: string): Record<string, unknow
 function supportedProperty(resource: ResourceDefinition, p: PropertyDefinition, vocab: string): Record<string, unknown> {
   const description = (p.schema as { description?: unknown }).description;
   return {
-    '@type': 'hydra:SupportedProperty',
-    'hydra:property': {
+    '@type': 'SupportedProperty',
+    property: {
       // Exactly the IRI /contexts/Book maps `title` to (a relative `#Book/title` would resolve
       // against the document URL, which drops a default port the vocabulary keeps).
       '@id': `${vocab}${resource.name}/${p.name}`,
-      '@type': p.relation ? 'hydra:Link' : 'rdf:Property',
+      '@type': p.relation ? 'Link' : 'rdf:Property',
       'rdfs:label': p.name,
       domain: `${vocab}${resource.name}`,
       range: p.relation ? `${vocab}${p.relation}` : RANGES[p.type],
     },
-    'hydra:title': p.name,
-    'hydra:required': p.required,
-    'hydra:readable': !p.writeOnly,
-    'hydra:writeable': !p.readOnly,
-    ...(typeof description === 'string' ? { 'hydra:description': description } : {}),
+    title: p.name,
+    required: p.required,
+    readable: !p.writeOnly,
+    writeable: !p.readOnly,
+    ...(typeof description === 'string' ? { description } : {}),
   };
 }
 
@@ -66,34 +66,38 @@ export function hydraDocumentation(resources: readonly ResourceDefinition[], opt
   const { vocab } = options;
   const classes: Record<string, unknown>[] = resources.map((r) => ({
     '@id': `${vocab}${r.name}`,
-    '@type': 'hydra:Class',
+    '@type': 'Class',
     'rdfs:label': r.name,
-    'hydra:title': r.name,
-    ...(r.description ? { 'hydra:description': r.description } : {}),
-    'hydra:supportedProperty': r.properties.map((p) => supportedProperty(r, p, vocab)),
+    title: r.name,
+    ...(r.description ? { description: r.description } : {}),
+    supportedProperty: r.properties.map((p) => supportedProperty(r, p, vocab)),
     // Collection operations of a listed resource hang on its entrypoint link instead.
-    'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'item' || !listed(r)).map((o) => supportedOperation(o, vocab)),
+    supportedOperation: r.operations.filter((o) => o.kind === 'item' || !listed(r)).map((o) => supportedOperation(o, vocab)),
   }));
   const entrypoint = {
     '@id': `${vocab}Entrypoint`,
-    '@type': 'hydra:Class',
+    '@type': 'Class',
     'rdfs:label': 'Entrypoint',
-    'hydra:title': 'Entrypoint',
-    'hydra:supportedProperty': resources.filter(listed).map((r) => ({
-      '@type': 'hydra:SupportedProperty',
-      'hydra:property': {
+    title: 'Entrypoint',
+    supportedProperty: resources.filter(listed).map((r) => ({
+      '@type': 'SupportedProperty',
+      property: {
         '@id': `${vocab}Entrypoint/${entrypointKey(r)}`,
-        '@type': 'hydra:Link',
+        '@type': 'Link',
         'rdfs:label': `The collection of ${r.name} resources`,
         domain: `${vocab}Entrypoint`,
-        range: 'hydra:Collection',
-        'hydra:supportedOperation': r.operations.filter((o) => o.kind === 'collection').map((o) => supportedOperation(o, vocab)),
+        // A collection whose members are all of the class (OWL restriction), as API Platform
+        // writes it: a client learns the class from the range, even for a collection it cannot
+        // POST to (api-doc-parser otherwise found it only from an operation returning the class,
+        // and failed on a read-only collection).
+        range: ['hydra:Collection', { 'owl:equivalentClass': { 'owl:onProperty': { '@id': 'hydra:member' }, 'owl:allValuesFrom': { '@id': `${vocab}${r.name}` } } }],
+        supportedOperation: r.operations.filter((o) => o.kind === 'collection').map((o) => supportedOperation(o, vocab)),
       },
-      'hydra:title': `The collection of ${r.name} resources`,
-      'hydra:readable': true,
-      'hydra:writeable': false,
+      title: `The collection of ${r.name} resources`,
+      readable: true,
+      writeable: false,
     })),
-    'hydra:supportedOperation': [{ '@type': 'hydra:Operation', 'hydra:method': 'GET', 'hydra:title': 'getEntrypoint', 'rdfs:label': 'The API entrypoint.', returns: `${vocab}Entrypoint` }],
+    supportedOperation: [{ '@type': 'Operation', method: 'GET', title: 'getEntrypoint', 'rdfs:label': 'The API entrypoint.', returns: `${vocab}Entrypoint` }],
   };
   return {
     '@context': {
@@ -108,12 +112,30 @@ export function hydraDocumentation(resources: readonly ResourceDefinition[], opt
       range: { '@id': 'rdfs:range', '@type': '@id' },
       expects: { '@id': 'hydra:expects', '@type': '@id' },
       returns: { '@id': 'hydra:returns', '@type': '@id' },
+      // Hydra's own terms unprefixed, as collections and errors use them (and API Platform 4
+      // writes its documentation); values stay compact IRIs (hydra:Collection, xmls:string).
+      ApiDocumentation: 'hydra:ApiDocumentation',
+      Class: 'hydra:Class',
+      Link: 'hydra:Link',
+      Operation: 'hydra:Operation',
+      SupportedProperty: 'hydra:SupportedProperty',
+      title: 'hydra:title',
+      description: 'hydra:description',
+      entrypoint: { '@id': 'hydra:entrypoint', '@type': '@id' },
+      supportedClass: 'hydra:supportedClass',
+      supportedProperty: 'hydra:supportedProperty',
+      supportedOperation: 'hydra:supportedOperation',
+      property: 'hydra:property',
+      method: 'hydra:method',
+      required: 'hydra:required',
+      readable: 'hydra:readable',
+      writeable: 'hydra:writeable',
     },
     '@id': '/docs.jsonld',
-    '@type': 'hydra:ApiDocumentation',
-    'hydra:title': options.name,
-    'hydra:description': 'Also as OpenAPI 3.1 at /docs.json, and interactive at /docs.',
-    'hydra:entrypoint': { '@id': '/' },
-    'hydra:supportedClass': [...classes, entrypoint],
+    '@type': 'ApiDocumentation',
+    title: options.name,
+    description: 'Also as OpenAPI 3.1 at /docs.json, and interactive at /docs.',
+    entrypoint: '/',
+    supportedClass: [...classes, entrypoint],
   };
 }

@@ -9,6 +9,20 @@ import { operationObject } from './operation-object.ts';
 import { openApiPath } from './operation-parameters.ts';
 import { resourceSchemas } from './resource-schemas.ts';
 import { securitySchemes, type AuthenticationMethods } from './security-schemes.ts';
+import { usedSchemas } from './unused-schemas.ts';
+
+/** OpenAPI 3.1 §4.8.3 Contact Object. */
+export interface OpenApiContact {
+  readonly name?: string;
+  readonly url?: string;
+  readonly email?: string;
+}
+
+/** OpenAPI 3.1 §4.8.5 Server Object. */
+export interface OpenApiServer {
+  readonly url: string;
+  readonly description?: string;
+}
 
 export interface OpenApiOptions {
   /** The API's title. */
@@ -19,6 +33,10 @@ export interface OpenApiOptions {
   /** The output formats, in server preference order (the first is the default media type). */
   readonly formats: readonly Format[];
   readonly authentication: AuthenticationMethods;
+  /** Who to contact about the API (`info.contact`). */
+  readonly contact?: OpenApiContact;
+  /** Where the API is served (`servers`); the docs plugin gives the request's origin when none is configured. */
+  readonly servers?: readonly OpenApiServer[];
 }
 
 /**
@@ -36,10 +54,10 @@ export function openApiDocument(options: OpenApiOptions): JsonSchema {
     Object.assign(schemas, resourceSchemas(resource, registry));
     for (const op of resource.operations) {
       const path = openApiPath(op.path);
-      ((paths[path] ??= {}) as JsonSchema)[op.method.toLowerCase()] = operationObject(op, formats, security);
+      ((paths[path] ??= {}) as JsonSchema)[op.method.toLowerCase()] = operationObject(op, formats, security, registry);
     }
   }
-  return {
+  const doc: JsonSchema = {
     openapi: '3.1.0',
     info: {
       title: options.name,
@@ -48,7 +66,9 @@ export function openApiDocument(options: OpenApiOptions): JsonSchema {
         options.description ??
         `Resources are available as ${formats.map((f) => f.mediaTypes[0]).join(', ')} (Accept header, or a URL extension such as \`.jsonld\`). ` +
           'Errors are problem details (RFC 9457). The Hydra documentation is at /docs.jsonld.',
+      ...(options.contact ? { contact: { ...options.contact } } : {}),
     },
+    ...(options.servers && options.servers.length > 0 ? { servers: options.servers.map((s) => ({ ...s })) } : {}),
     tags: [
       ...resources.map((r) => ({ name: r.name, ...(r.description ? { description: r.description } : {}) })),
       { name: 'Entrypoint', description: 'Where a client starts.' },
@@ -60,4 +80,6 @@ export function openApiDocument(options: OpenApiOptions): JsonSchema {
     components: { schemas, responses: { ...ERROR_RESPONSES }, securitySchemes: security.schemes },
     security: security.optional,
   };
+  (doc.components as JsonSchema).schemas = usedSchemas(doc, schemas);
+  return doc;
 }

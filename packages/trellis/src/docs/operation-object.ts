@@ -1,5 +1,6 @@
 import type { Format } from '../formats/format.ts';
 import type { Operation } from '../resources/operation.ts';
+import type { ResourceRegistry } from '../resources/resource-registry.ts';
 import { errorRef } from './error-responses.ts';
 import { ref, type JsonSchema } from './json-schema.ts';
 import { operationParameters } from './operation-parameters.ts';
@@ -38,7 +39,7 @@ export const operationId = (op: Operation): string => (op.name === 'getCollectio
  * accepted media type, the success response per output format, and exactly the errors this
  * operation's stages can raise (see kernel/lifecycle.md).
  */
-export function operationObject(op: Operation, formats: readonly Format[], security: SecuritySchemes): JsonSchema {
+export function operationObject(op: Operation, formats: readonly Format[], security: SecuritySchemes, registry: ResourceRegistry): JsonSchema {
   const collection = op.kind === 'collection' && op.method === 'GET';
   const responses: Record<string, JsonSchema> = {};
   const headers: Record<string, JsonSchema> = {
@@ -69,6 +70,11 @@ export function operationObject(op: Operation, formats: readonly Format[], secur
   // If-Match is checked against the loaded object: only operations that read one can fail it.
   if (op.kind === 'item' && op.write && op.read) errors.add(412);
   if (op.method === 'DELETE' && op.write) errors.add(409);
+  // JSON:API 1.1: a resource object of another type or id is a 409, a client-generated id a 403.
+  if (op.deserialize && op.inputMediaTypes.includes('application/vnd.api+json')) {
+    errors.add(409);
+    if (op.method === 'POST') errors.add(403);
+  }
   for (const status of [...errors].sort((a, b) => a - b)) responses[String(status)] = errorRef(status);
 
   const object: JsonSchema = {
@@ -76,7 +82,7 @@ export function operationObject(op: Operation, formats: readonly Format[], secur
     tags: [op.resource.name],
     summary: op.description,
     ...(op.resource.description ? { description: op.resource.description } : {}),
-    parameters: operationParameters(op),
+    parameters: operationParameters(op, registry),
   };
   if (op.deserialize) {
     object.requestBody = {

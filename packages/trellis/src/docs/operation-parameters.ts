@@ -1,5 +1,7 @@
 import type { FilterParameter } from '../resources/filter.ts';
 import type { Operation } from '../resources/operation.ts';
+import { embedPaths, MAX_EMBED_DEPTH } from '../resources/embed-paths.ts';
+import type { ResourceRegistry } from '../resources/resource-registry.ts';
 import type { JsonSchema } from './json-schema.ts';
 
 function filterSchema(p: FilterParameter): JsonSchema {
@@ -17,7 +19,7 @@ export function openApiPath(path: string): string {
  * switches and every filter parameter (a repeatable one also as `name[]`, as API Platform
  * documents them), plus `embed` where the resource has relations.
  */
-export function operationParameters(op: Operation): JsonSchema[] {
+export function operationParameters(op: Operation, registry: ResourceRegistry): JsonSchema[] {
   const resource = op.resource;
   const out: JsonSchema[] = [];
   for (const [, name] of op.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
@@ -52,13 +54,13 @@ export function operationParameters(op: Operation): JsonSchema[] {
       }
     }
   }
-  const relations = resource.relations.filter((p) => !p.writeOnly).map((p) => p.name);
+  const relations = embedPaths(registry, resource);
   if (op.serialize && relations.length > 0 && op.method !== 'DELETE') {
     out.push({
       name: 'embed',
       in: 'query',
       required: false,
-      description: 'Relations to embed in the response instead of their IRIs, comma-separated.',
+      description: `Relations to embed in the response instead of their IRIs, comma-separated; a dotted path (up to ${MAX_EMBED_DEPTH} relations) embeds the relations of an embedded resource. Relations the user may not read stay IRIs.`,
       schema: { type: 'array', items: { type: 'string', enum: relations } },
       style: 'form',
       explode: false,

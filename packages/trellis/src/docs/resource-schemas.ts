@@ -104,7 +104,6 @@ function collectionSchemas(resource: ResourceDefinition): Record<string, JsonSch
   const { enabled, partial, clientPartial } = resource.pagination;
   // Under partial pagination (RFC-less, API Platform's) there is no COUNT, so no total and no last page.
   const total = enabled && (partial || clientPartial) ? [] : ['totalItems'];
-  const paged = enabled ? ['view'] : [];
   const searchable = resource.filters.some((f) => f.parameters(resource).length > 0) ? ['search'] : [];
   const count = { type: 'integer', minimum: 0 };
   return {
@@ -119,7 +118,8 @@ function collectionSchemas(resource: ResourceDefinition): Record<string, JsonSch
         view: ref('HydraPartialCollectionView'),
         search: ref('HydraIriTemplate'),
       },
-      required: ['@context', '@id', '@type', ...total, 'member', ...paged, ...searchable],
+      // `view` is absent when one page holds the whole collection (formats/jsonld/hydra-view.ts).
+      required: ['@context', '@id', '@type', ...total, 'member', ...searchable],
       additionalProperties: false,
     },
     [`${name}.jsonhal.collection`]: {
@@ -159,13 +159,15 @@ function inputSchemas(resource: ResourceDefinition, input: readonly PropertyDefi
   const attributes = input.filter((p) => p.relation === null && p.name !== 'id');
   const relationships = input.filter((p) => p.relation !== null);
   const linkage = (p: PropertyDefinition): JsonSchema => ({ type: 'object', properties: { data: p.nullable ? { anyOf: [ref('JsonApiLinkage'), { type: 'null' }] } : ref('JsonApiLinkage') }, required: ['data'] });
-  const jsonapi = (req: readonly string[]): JsonSchema => ({
+  const jsonapi = (req: readonly string[], update = false): JsonSchema => ({
     type: 'object',
     properties: {
       data: {
         type: 'object',
         properties: {
-          type: { const: name },
+          type: { const: name, description: 'Another type is a 409.' },
+          // JSON:API 1.1: an update names its item (another id is a 409); a creation may not (403).
+          ...(update ? { id: { type: 'string', description: 'The id in the URL; another is a 409.' } } : {}),
           attributes: { type: 'object', properties: props(none, attributes), required: req.filter((r) => attributes.some((p) => p.name === r)), additionalProperties: !closed },
           ...(relationships.length > 0
             ? { relationships: { type: 'object', properties: Object.fromEntries(relationships.map((p) => [p.name, linkage(p)])), required: req.filter((r) => relationships.some((p) => p.name === r)) } }
@@ -185,7 +187,7 @@ function inputSchemas(resource: ResourceDefinition, input: readonly PropertyDefi
       ...(closed ? { additionalProperties: false } : {}),
     },
     [`${name}.jsonapi-input`]: jsonapi(required),
-    [`${name}.jsonapi-patch`]: jsonapi([]),
+    [`${name}.jsonapi-patch`]: jsonapi([], true),
     // RFC 7396: every member is optional; null removes a member, so it is allowed where the property is nullable.
     [`${name}.patch`]: { type: 'object', properties: props(none), additionalProperties: !closed },
   };

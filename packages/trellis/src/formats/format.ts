@@ -27,6 +27,8 @@ export interface EncodeContext {
 export interface DecodeContext {
   readonly resource: ResourceDefinition;
   readonly registry: ResourceRegistry;
+  /** The id in the URL of an item operation (PUT, PATCH); absent when the body creates one. */
+  readonly id?: string;
 }
 
 /**

@@ -42,3 +42,24 @@ test('the profiler tools\' messages, to the letter', () => {
   assert.equal(HttpError.of('profiler_mcp_origin', {}).message, "The profiler's MCP server does not answer web pages: a request with an Origin header is refused.");
   assert.equal(HttpError.of('profiler_mcp_origin', {}).status, 403);
 });
+
+test('the JSON:API media type refusals, to the letter', () => {
+  const type = 'application/vnd.api+json; charset=utf-8';
+  assert.equal(HttpError.of('jsonapi_content_type_parameter', { contentType: type, parameter: 'charset' }).message, 'The content-type "application/vnd.api+json; charset=utf-8" is not supported: the JSON:API media type may carry only the "ext" and "profile" parameters, not "charset".');
+  assert.equal(HttpError.of('jsonapi_content_type_parameter', { contentType: type, parameter: 'charset' }).status, 415);
+  assert.equal(HttpError.of('jsonapi_content_type_extension', { contentType: 'x', ext: 'https://jsonapi.org/ext/atomic' }).message, 'The content-type "x" is not supported: this server supports no JSON:API extension (ext="https://jsonapi.org/ext/atomic").');
+  assert.equal(HttpError.of('jsonapi_content_type_extension', { contentType: 'x', ext: 'e' }).status, 415);
+  assert.equal(HttpError.of('jsonapi_accept_parameter', { accept: 'a', parameter: 'version' }).message, 'Requested format "a" is not supported: every JSON:API media type in it carries a parameter other than "ext" and "profile" ("version").');
+  assert.equal(HttpError.of('jsonapi_accept_parameter', { accept: 'a', parameter: 'v' }).status, 406);
+  assert.equal(HttpError.of('jsonapi_accept_extension', { accept: 'a', ext: 'e' }).message, 'Requested format "a" is not supported: every JSON:API media type in it asks for an extension, and this server supports none (ext="e").');
+  assert.equal(HttpError.of('jsonapi_accept_extension', { accept: 'a', ext: 'e' }).status, 406);
+});
+
+test('the JSON:API write conflicts, to the letter', () => {
+  assert.equal(HttpError.of('jsonapi_type_conflict', { type: 'Book', expected: 'Review' }).message, 'The resource object\'s type "Book" does not match the endpoint\'s type "Review".');
+  assert.equal(HttpError.of('jsonapi_type_conflict', { type: 'Book', expected: 'Review' }).status, 409);
+  assert.equal(HttpError.of('jsonapi_id_conflict', { id: '1', expected: '2' }).message, 'The resource object\'s id "1" does not match the endpoint\'s id "2".');
+  assert.equal(HttpError.of('jsonapi_id_conflict', { id: '1', expected: '2' }).status, 409);
+  assert.equal(HttpError.of('jsonapi_client_id', { id: '9' }).message, 'Client-generated ids are not supported: leave "id" ("9") out of the resource object.');
+  assert.equal(HttpError.of('jsonapi_client_id', { id: '9' }).status, 403);
+});

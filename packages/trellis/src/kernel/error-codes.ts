@@ -110,6 +110,45 @@ export const errorCodes = {
     className: 'NotAcceptableHttpException',
     message: (p) => `Requested format "${p.accept}" is not supported. Supported MIME types are ${p.supported}.`,
   },
+  // JSON:API 1.1, Content Negotiation: the JSON:API media type may carry only `ext` and `profile`,
+  // and an `ext` the server does not support is refused like any other parameter.
+  jsonapi_content_type_parameter: {
+    status: 415,
+    className: 'UnsupportedMediaTypeHttpException',
+    message: (p) => `The content-type "${p.contentType}" is not supported: the JSON:API media type may carry only the "ext" and "profile" parameters, not "${p.parameter}".`,
+  },
+  jsonapi_content_type_extension: {
+    status: 415,
+    className: 'UnsupportedMediaTypeHttpException',
+    message: (p) => `The content-type "${p.contentType}" is not supported: this server supports no JSON:API extension (ext="${p.ext}").`,
+  },
+  jsonapi_accept_parameter: {
+    status: 406,
+    className: 'NotAcceptableHttpException',
+    message: (p) => `Requested format "${p.accept}" is not supported: every JSON:API media type in it carries a parameter other than "ext" and "profile" ("${p.parameter}").`,
+  },
+  jsonapi_accept_extension: {
+    status: 406,
+    className: 'NotAcceptableHttpException',
+    message: (p) => `Requested format "${p.accept}" is not supported: every JSON:API media type in it asks for an extension, and this server supports none (ext="${p.ext}").`,
+  },
+  // JSON:API 1.1, Creating and Updating Resources: a resource object of another type, or (on an
+  // update) of another id, than the endpoint's is a 409; a client-generated id a 403.
+  jsonapi_type_conflict: {
+    status: 409,
+    className: 'ConflictHttpException',
+    message: (p) => `The resource object's type "${p.type}" does not match the endpoint's type "${p.expected}".`,
+  },
+  jsonapi_id_conflict: {
+    status: 409,
+    className: 'ConflictHttpException',
+    message: (p) => `The resource object's id "${p.id}" does not match the endpoint's id "${p.expected}".`,
+  },
+  jsonapi_client_id: {
+    status: 403,
+    className: 'AccessDeniedHttpException',
+    message: (p) => `Client-generated ids are not supported: leave "id" ("${p.id}") out of the resource object.`,
+  },
   // security: RFC 9110 §15.5.2 (401 carries WWW-Authenticate) and §15.5.4 (403).
   authentication_required: {
     status: 401,

@@ -6,6 +6,7 @@ import { publish } from '../observe/channels.ts';
 import { errorView } from '../errors/error-view.ts';
 import type { ErrorFormat } from '../errors/error-format.ts';
 import { runSubRequest } from './sub-request.ts';
+import { JSONAPI_MEDIA_TYPE } from '../formats/jsonapi/jsonapi-media-type.ts';
 import { toHttpError } from './to-http-error.ts';
 import type { HttpError } from './http-error.ts';
 
@@ -84,5 +85,6 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   // RFC 9110 §12.5.5: the representation depends on Accept.
   addVary(reply, 'Accept');
   reply.type(mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType);
-  reply.send(body);
+  // A Buffer is sent as typed: Fastify adds `charset` to a JSON string's type, which JSON:API forbids.
+  reply.send(mediaType === JSONAPI_MEDIA_TYPE && typeof body === 'string' ? Buffer.from(body) : body);
 }

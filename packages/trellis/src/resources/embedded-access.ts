@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { evaluateRule } from '../security/evaluate-rule.ts';
 import { securityStateOf } from '../security/security-state.ts';
 import type { ResourceDefinition } from './define-resource.ts';
+import { embedTree } from './embed-paths.ts';
 import type { Operation } from './operation.ts';
 import { Ref } from './ref.ts';
 import type { Item } from './state-provider.ts';
@@ -17,9 +18,10 @@ export function itemReadOperation(resource: ResourceDefinition): Operation | nul
  * as subject. A denied relation goes back to its IRI, as if it had not been asked for; a target
  * with no item read (nothing a client could GET) is never embedded. Every path that expands a
  * relation (`embed`, and any format that includes related resources) goes through here before
- * anything is encoded, so the ETag and the body agree with what this user may see.
+ * anything is encoded, so the ETag and the body agree with what this user may see. Nested paths
+ * (`book.author`) are judged level by level.
  */
-export async function enforceEmbeddedAccess(request: FastifyRequest, resource: ResourceDefinition, items: readonly Item[], properties: Iterable<string>): Promise<void> {
+export async function enforceEmbeddedAccess(request: FastifyRequest, resource: ResourceDefinition, items: readonly Item[], paths: Iterable<string>): Promise<void> {
   const state = securityStateOf(request);
   // One decision per target object: a page often embeds the same author many times.
   const decided = new Map<string, Promise<boolean>>();
@@ -35,11 +37,25 @@ export async function enforceEmbeddedAccess(request: FastifyRequest, resource: R
     }
     return decision;
   };
-  for (const property of properties) {
-    if (!resource.property.get(property)?.relation) continue;
-    for (const item of items) {
-      const ref = item[property];
-      if (ref instanceof Ref && ref.data !== null && !(await allowed(ref))) item[property] = new Ref(ref.resource, ref.id, null);
+  // Level by level: a nested relation (`book.author`) is judged only on the objects its parent
+  // relation kept, so nothing reached through a denied object is ever shown.
+  const enforce = async (current: ResourceDefinition, objects: readonly Item[], tree: Map<string, Set<string>>): Promise<void> => {
+    for (const [property, nested] of tree) {
+      if (!current.property.get(property)?.relation) continue;
+      const kept = new Set<Item>();
+      for (const item of objects) {
+        const ref = item[property];
+        if (!(ref instanceof Ref) || ref.data === null) continue;
+        if (await allowed(ref)) kept.add(ref.data);
+        else item[property] = new Ref(ref.resource, ref.id, null);
+      }
+      const target = [...kept];
+      if (nested.size > 0 && target.length > 0) {
+        // The relation's resource, from any Ref it left (every Ref of a property targets one resource).
+        const first = objects.find((o) => o[property] instanceof Ref)![property] as Ref;
+        await enforce(first.resource, target, embedTree(nested));
+      }
     }
-  }
+  };
+  await enforce(resource, items, embedTree(paths));
 }

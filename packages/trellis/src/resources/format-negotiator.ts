@@ -3,6 +3,7 @@ import type { Format } from '../formats/format.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { HttpError } from '../kernel/http-error.ts';
 import { channels, publish } from '../observe/channels.ts';
+import { JSONAPI_MEDIA_TYPE, jsonApiAcceptRefusal } from '../formats/jsonapi/jsonapi-media-type.ts';
 
 export interface Negotiated {
   readonly format: Format;
@@ -12,7 +13,9 @@ export interface Negotiated {
 }
 
 function negotiated(format: Format, mediaType: string): Negotiated {
-  return { format, mediaType, contentType: `${mediaType}; charset=utf-8` };
+  // JSON:API 1.1, Content Negotiation: its media type is sent with no parameter but ext and
+  // profile (JSON is UTF-8 anyway, RFC 8259 §8.1).
+  return { format, mediaType, contentType: mediaType === JSONAPI_MEDIA_TYPE ? mediaType : `${mediaType}; charset=utf-8` };
 }
 
 /** Clients send a handful of distinct Accept headers; remember each decision (bounded). */
@@ -30,6 +33,7 @@ export class FormatNegotiator {
   readonly #byMediaType: ReadonlyMap<string, Format>;
   readonly #cache = new Map<string, Negotiated | null>();
   readonly #supported: string;
+  readonly #jsonapi: boolean;
 
   constructor(formats: readonly Format[]) {
     this.formats = formats;
@@ -37,6 +41,7 @@ export class FormatNegotiator {
     this.#byExtension = new Map(formats.map((f) => [f.extension, negotiated(f, f.mediaTypes[0]!)]));
     this.#byMediaType = new Map(formats.flatMap((f) => f.mediaTypes.map((m) => [m, f] as const)));
     this.#supported = this.mediaTypes.map((m) => `"${m}"`).join(', ');
+    this.#jsonapi = this.#byMediaType.has(JSONAPI_MEDIA_TYPE);
   }
 
   choose(request: FastifyRequest, extension: string | null): Negotiated {
@@ -48,6 +53,11 @@ export class FormatNegotiator {
       const accept = request.headers.accept ?? '';
       chosen = this.#cache.get(accept) ?? null;
       if (chosen === null && !this.#cache.has(accept)) {
+        // Checked before a decision is cached, so a cached Accept passed it (a refused one never is).
+        if (this.#jsonapi) {
+          const refusal = jsonApiAcceptRefusal(accept);
+          if (refusal !== null) throw refusal;
+        }
         const mediaType = negotiate(accept, this.mediaTypes);
         chosen = mediaType === null ? null : negotiated(this.#byMediaType.get(mediaType)!, mediaType);
         if (this.#cache.size >= CACHE_SIZE) this.#cache.clear();

@@ -10,6 +10,7 @@ import type { Database } from '../data/database.ts';
 import { etagOf, ifMatchPasses, noneMatch } from './conditional.ts';
 import { denormalize, validationFailed } from './denormalize.ts';
 import { enforceEmbeddedAccess } from './embedded-access.ts';
+import { embedTarget } from './embed-paths.ts';
 import { knownParameter, knownQuery } from './known-query.ts';
 import { FormatNegotiator, splitExtension } from './format-negotiator.ts';
 import { InputValidator } from './input-validator.ts';
@@ -17,6 +18,8 @@ import { apiDocumentationLink, paginationLinks } from './link-header.ts';
 import type { Operation } from './operation.ts';
 import { pageLinks, resolvePagination } from './pagination.ts';
 import { jsonApiQuery } from '../formats/jsonapi/jsonapi-query.ts';
+import { fieldsetSearch } from '../formats/jsonapi/fieldset-search.ts';
+import { JSONAPI_MEDIA_TYPE, jsonApiContentTypeRefusal } from '../formats/jsonapi/jsonapi-media-type.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
 import { isPage, type Item, type OperationContext, type Page, type PaginationState, type QueryParams } from './state-provider.ts';
 
@@ -105,11 +108,12 @@ function sparseFieldsets(query: QueryParams): ReadonlyMap<string, ReadonlySet<st
   return out;
 }
 
-function parseEmbed(op: Operation, query: QueryParams): ReadonlySet<string> {
+/** The relation paths to embed (`author`, `book.author`); a name that leads nowhere is ignored. */
+function parseEmbed(op: Operation, registry: ResourceRegistry, query: QueryParams): ReadonlySet<string> {
   const raw = query.embed;
   if (raw === undefined) return NO_EMBED;
   const names = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((s) => s.trim());
-  return new Set(names.filter((n) => op.resource.property.get(n)?.relation));
+  return new Set(names.filter((n) => embedTarget(registry, op.resource, n) !== null));
 }
 
 /**
@@ -166,7 +170,7 @@ export class OperationPipeline {
         ? jsonApiQuery(
             request.query as QueryParams,
             (parameter) => knownParameter(op.resource, parameter),
-            (relation) => Boolean(op.resource.property.get(relation)?.relation),
+            (path) => embedTarget(this.#registry, op.resource, path) !== null,
           )
         : (request.query as QueryParams);
       const fields = jsonapi ? sparseFieldsets(request.query as QueryParams) : undefined;
@@ -179,7 +183,7 @@ export class OperationPipeline {
         params: routeParams,
         query,
         pagination: collection ? resolvePagination(op.resource, query) : NO_PAGINATION,
-        embed: parseEmbed(op, query),
+        embed: parseEmbed(op, this.#registry, query),
         previousObject: null,
       };
       let object: Item | null = null;
@@ -204,10 +208,16 @@ export class OperationPipeline {
         previousObject = object === null ? null : { ...object };
         // The body is read only now, after routing, the firewall and the operation's `security`
         // (lifecycle.md): a request refused before never has it read (kernel/body-parsers.ts).
-        const decoder = this.#decoders.get(mediaTypeOf(request));
+        const mediaType = mediaTypeOf(request);
+        // JSON:API 1.1, Content Negotiation: its media type with a parameter but ext/profile is a 415.
+        if (mediaType === JSONAPI_MEDIA_TYPE && this.#decoders.has(mediaType)) {
+          const refusal = jsonApiContentTypeRefusal(request.headers['content-type']);
+          if (refusal !== null) throw refusal;
+        }
+        const decoder = this.#decoders.get(mediaType);
         if (decoder === undefined) throw HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: this.#supportedInput });
         if (isReadable(request.body)) request.body = await readJsonBody(request, request.body);
-        const input = decoder.decode(request.body, { resource: op.resource, registry: this.#registry });
+        const input = decoder.decode(request.body, { resource: op.resource, registry: this.#registry, ...(op.kind === 'item' && routeParams.id !== undefined ? { id: routeParams.id } : {}) });
         data = await denormalize(input, op, this.#validator!, { ...ctx, previousObject });
         clock.next('post_denormalize');
         if (op.securityPostDenormalize !== null) {
@@ -246,7 +256,10 @@ export class OperationPipeline {
       if (embedded) await enforceEmbeddedAccess(request, op.resource, page !== null ? page.items : data === null ? [] : [data as Item], ctx.embed);
       let body: string;
       if (page !== null) {
-        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, knownQuery(op.resource, query === request.query ? searchOf(request.url) : searchFrom(query)), ctx.pagination, page.totalItems, page.items.length) : null;
+        let search = knownQuery(op.resource, query === request.query ? searchOf(request.url) : searchFrom(query));
+        // JSON:API: the sparse fieldsets hold on every page the links lead to.
+        if (fields) search = [search, fieldsetSearch(fields, (type) => this.#registry.get(type) ?? this.#registry.resources.find((r) => r.path === `/${type}`))].filter((s) => s !== '').join('&');
+        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, search, ctx.pagination, page.totalItems, page.items.length) : null;
         const value: Representation = { kind: 'collection', items: page.items, totalItems: page.totalItems, links, itemsPerPage: ctx.pagination.itemsPerPage };
         body = format.encode(value, { resource: op.resource, embedded, ...(fields ? { fields } : {}) });
         if (links !== null && format.name === 'json') reply.header('link', `${apiDocumentationLink(request)}, ${paginationLinks(request, links)}`);
@@ -258,7 +271,8 @@ export class OperationPipeline {
       clock.next('done');
       if (op.method === 'GET' && !noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       if (op.method === 'POST' && op.status === 201 && data) reply.header('location', `${op.resource.path}/${(data as Item).id}`);
-      return reply.code(op.status).type(contentType).send(body);
+      // A Buffer is sent as typed: Fastify adds `charset` to a JSON string's type, which JSON:API forbids.
+      return reply.code(op.status).type(contentType).send(contentType === JSONAPI_MEDIA_TYPE ? Buffer.from(body) : body);
     } catch (error) {
       clock.next(clock.stage, 'error');
       throw error;

@@ -56,8 +56,10 @@ describe('trellis routes and openapi (declarations only)', () => {
   test('openapi prints the document /docs.json serves, --yaml the YAML one', async () => {
     const json = await trellis(['openapi'], BOOKSHOP);
     assert.equal(json.code, 0, json.stderr);
-    const doc = JSON.parse(json.stdout) as { openapi: string; paths: Record<string, unknown> };
+    const doc = JSON.parse(json.stdout) as { openapi: string; paths: Record<string, unknown>; servers: unknown; info: { contact?: unknown } };
     assert.match(doc.openapi, /^3\.1\./);
+    assert.deepEqual(doc.servers, [{ url: 'http://localhost:8000', description: 'This server.' }], 'the address trellis serve listens on by default');
+    assert.deepEqual(doc.info.contact, { name: 'Bookshop API team', url: 'https://bookshop.test/api', email: 'api@bookshop.test' }, 'the app module\'s docs');
     assert.ok('/books/{id}' in doc.paths);
     const yaml = await trellis(['openapi', '--yaml'], BOOKSHOP);
     assert.match(yaml.stdout, /^openapi: 3\.1\.\d+\n/);

@@ -41,18 +41,22 @@ test('every response links to it, and /docs with Accept: application/ld+json ser
 });
 
 test('one class per resource, plus the Entrypoint; properties and operations match the OpenAPI document', () => {
-  const classes = hydra['hydra:supportedClass'];
+  // Hydra's terms unprefixed, as in collections and errors; the document's context maps them.
+  assert.equal(hydra['@type'], 'ApiDocumentation');
+  assert.equal(hydra['@context'].supportedClass, 'hydra:supportedClass');
+  assert.deepEqual(Object.keys(hydra).filter((k) => k.startsWith('hydra:')), []);
+  const classes = hydra.supportedClass;
   assert.deepEqual(classes.map((c: any) => c['@id']), ['Book', 'Author', 'Review', 'User', 'Entrypoint'].map((n) => `${VOCAB}${n}`));
   const book = classes[0];
   assert.deepEqual(
-    book['hydra:supportedProperty'].map((p: any) => [p['hydra:title'], p['hydra:required'], p['hydra:readable'], p['hydra:writeable']]),
+    book.supportedProperty.map((p: any) => [p.title, p.required, p.readable, p.writeable]),
     [['id', true, true, false], ['isbn', true, true, true], ['title', true, true, true], ['description', false, true, true], ['author', true, true, true], ['publicationDate', true, true, true], ['price', true, true, true]],
   );
-  assert.deepEqual(book['hydra:supportedProperty'][4]['hydra:property'], { '@id': `${VOCAB}Book/author`, '@type': 'hydra:Link', 'rdfs:label': 'author', domain: `${VOCAB}Book`, range: `${VOCAB}Author` });
+  assert.deepEqual(book.supportedProperty[4].property, { '@id': `${VOCAB}Book/author`, '@type': 'Link', 'rdfs:label': 'author', domain: `${VOCAB}Book`, range: `${VOCAB}Author` });
 
   const hydraOps = new Set<string>();
-  for (const c of classes) for (const op of c['hydra:supportedOperation']) hydraOps.add(`${op['hydra:method']} ${op['hydra:title']}`);
-  for (const p of classes.at(-1)['hydra:supportedProperty']) for (const op of p['hydra:property']['hydra:supportedOperation']) hydraOps.add(`${op['hydra:method']} ${op['hydra:title']}`);
+  for (const c of classes) for (const op of c.supportedOperation) hydraOps.add(`${op.method} ${op.title}`);
+  for (const p of classes.at(-1).supportedProperty) for (const op of p.property.supportedOperation) hydraOps.add(`${op.method} ${op.title}`);
   const openapiOps = new Set<string>();
   for (const item of Object.values(openapi.paths) as any[]) {
     for (const [method, op] of Object.entries(item) as [string, any][]) if (!['Documentation', 'JSON-LD', 'Authentication'].includes(op.tags[0])) openapiOps.add(`${method.toUpperCase()} ${op.operationId}`);
@@ -61,10 +65,11 @@ test('one class per resource, plus the Entrypoint; properties and operations mat
 
   for (const c of classes.slice(0, -1)) {
     const name = c['@id'].slice(VOCAB.length);
-    const readable = c['hydra:supportedProperty'].filter((p: any) => p['hydra:readable']).map((p: any) => p['hydra:title']);
-    const writable = c['hydra:supportedProperty'].filter((p: any) => p['hydra:writeable']).map((p: any) => p['hydra:title']);
+    const readable = c.supportedProperty.filter((p: any) => p.readable).map((p: any) => p.title);
+    const writable = c.supportedProperty.filter((p: any) => p.writeable).map((p: any) => p.title);
     assert.deepEqual(Object.keys(openapi.components.schemas[name].properties), readable, name);
-    assert.deepEqual(Object.keys(openapi.components.schemas[`${name}.input`].properties), writable, name);
+    // A resource without writes has no input shape in the document (unused-schemas.ts).
+    assert.deepEqual(Object.keys(openapi.components.schemas[`${name}.input`]?.properties ?? {}), writable, name);
   }
 });
 
@@ -82,4 +87,30 @@ test('it expands as JSON-LD, and every property an item expands to is a document
     for (const p of properties) assert.ok(documented.has(p), `${url}: ${p} is documented`);
     assert.ok(docs[`${HYDRA}supportedClass`].some((c: any) => c['@id'] === node['@type'][0]), `${url}: its class is documented`);
   }
+});
+
+test('every relation\'s range is a documented class a client can act on, item-only ones included (Review.author → User)', async () => {
+  const [docs] = (await jsonld.expand(hydra, { base: `${ORIGIN}/docs.jsonld`, documentLoader })) as any[];
+  const classes = new Map<string, any>(docs[`${HYDRA}supportedClass`].map((c: any) => [c['@id'], c]));
+  const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+  const links: [string, string][] = [];
+  for (const c of classes.values()) {
+    for (const sp of c[`${HYDRA}supportedProperty`]) {
+      const property = sp[`${HYDRA}property`][0];
+      if (!property['@type']?.includes(`${HYDRA}Link`) || c['@id'] === `${VOCAB}Entrypoint`) continue;
+      const range = property[`${RDFS}range`][0]['@id'];
+      links.push([property['@id'].slice(VOCAB.length), range.slice(VOCAB.length)]);
+      const target = classes.get(range);
+      assert.ok(target, `${property['@id']}: its range ${range} is a supported class`);
+      // What a client holding the relation's IRI may do with it: at least read it, with what it returns.
+      const get = target[`${HYDRA}supportedOperation`].find((o: any) => o[`${HYDRA}method`][0]['@value'] === 'GET');
+      assert.ok(get, `${range} has a GET operation`);
+      assert.deepEqual(get[`${HYDRA}returns`], [{ '@id': range }]);
+    }
+  }
+  assert.deepEqual(links.sort(), [['Book/author', 'Author'], ['Review/author', 'User'], ['Review/book', 'Book']]);
+  // User has no collection, so no entrypoint link: its class carries every operation it has.
+  const user = classes.get(`${VOCAB}User`);
+  assert.deepEqual(user[`${HYDRA}supportedOperation`].map((o: any) => o[`${HYDRA}title`][0]['@value']), ['getUser']);
+  assert.deepEqual(user[`${HYDRA}supportedProperty`].map((p: any) => p[`${HYDRA}title`][0]['@value']), ['id', 'email']);
 });

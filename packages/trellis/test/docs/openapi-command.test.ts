@@ -19,7 +19,8 @@ const run = (...args: string[]) => promisify(execFile)(process.execPath, [COMMAN
 test('--yaml prints the served document; JSON by default; --output writes a file', async () => {
   const app = await bookshopApp();
   try {
-    const served = (await app.inject({ url: '/docs.json' })).json();
+    const served = (await app.inject({ url: '/docs.json', headers: { host: 'localhost:8000' } })).json();
+    assert.deepEqual(served.servers, [{ url: 'http://localhost:8000', description: 'This server.' }], 'the address npm start serves');
     const [yaml, json] = await Promise.all([run('--yaml'), run()]);
     assert.deepEqual(parseYaml(yaml.stdout), served);
     assert.deepEqual(JSON.parse(json.stdout), served);

@@ -92,5 +92,23 @@ test("JSON:API include and sparse fieldsets: the issue's curl gives 5 books with
   assert.deepEqual(Object.keys(byType.data.attributes), ['isbn']);
   const bad = await app.inject({ url: '/books?include=nope', headers: { accept: JSONAPI } });
   assert.equal(bad.statusCode, 400);
-  assert.equal((bad.json() as { errors: { detail: string }[] }).errors[0]!.detail, 'Invalid value "nope" for the query parameter "include": expected relationships of the resource, one level deep.');
+  assert.equal((bad.json() as { errors: { detail: string }[] }).errors[0]!.detail, 'Invalid value "nope" for the query parameter "include": expected relationship paths of the resource, up to 3 relationships deep.');
+});
+
+test('JSON:API links keep the sparse fieldsets, and only types and fields the API has', async (t) => {
+  const database = openDatabase('sqlite::memory:');
+  const app = await createBookshop({ config: testConfig({ PROFILER: '0' }), database, tls: null, seed: { passwordCost: 1024 } });
+  t.after(async () => {
+    await app.close();
+    await database.destroy();
+  });
+  const res = await app.inject({ url: '/books?fields[books]=title,author,secret-token&fields[nope]=x&fields[Author]=name&include=author&page[size]=2&access_token=abc', headers: { accept: JSONAPI } });
+  assert.equal(res.statusCode, 200);
+  const doc = res.json() as { links: Record<string, string> };
+  assert.equal(doc.links.next, '/books?embed=author&itemsPerPage=2&fields%5Bbooks%5D=title%2Cauthor&fields%5BAuthor%5D=name&page=2');
+  assert.doesNotMatch(JSON.stringify(doc.links), /secret-token|nope|access_token/);
+  const next = (await app.inject({ url: doc.links.next!, headers: { accept: JSONAPI } })).json() as { data: { id: string; attributes: Record<string, unknown> }[]; included: { attributes: Record<string, unknown> }[] };
+  assert.deepEqual(next.data.map((b) => b.id), ['3', '4']);
+  assert.deepEqual(Object.keys(next.data[0]!.attributes), ['title'], 'the next page has the same fields');
+  assert.deepEqual(Object.keys(next.included[0]!.attributes), ['name']);
 });

@@ -84,4 +84,14 @@ test('the entrypoint and errors expand too', async () => {
   const [error] = await expand('/novels/999');
   assert.deepEqual(error['@type'], [`${HYDRA}Error`]);
   assert.deepEqual(error[`${HYDRA}description`], [{ '@value': 'Item not found for "/novels/999".' }]);
+  // Unprefixed in the document, Hydra once expanded: the same terms as a collection's.
+  assert.deepEqual(error[`${HYDRA}title`], [{ '@value': 'Not Found' }]);
+  assert.deepEqual(error[`${VOCAB}detail`], [{ '@value': 'Item not found for "/novels/999".' }]);
+  assert.deepEqual(error[`${VOCAB}status`], [{ '@value': 404 }]);
+  // A 422 with its violations expands as well.
+  const invalid = await app.inject({ method: 'POST', url: '/novels', headers: { 'content-type': 'application/ld+json', accept: 'application/ld+json' }, payload: '{}' });
+  assert.equal(invalid.statusCode, 422);
+  const [violations] = (await jsonld.expand(invalid.json(), { base: `${BASE}/novels`, documentLoader })) as any[];
+  assert.deepEqual(violations['@type'], [`${HYDRA}Error`]);
+  assert.ok(violations[`${VOCAB}violations`].length > 0);
 });

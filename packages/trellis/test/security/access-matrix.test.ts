@@ -11,6 +11,8 @@ import { testConfig } from '../../src/testing/test-config.ts';
 import type { ResourceDefinition } from '../../src/resources/define-resource.ts';
 import { bookshopApp } from '../docs/bookshop-app.ts';
 import { resources } from '../../../../examples/bookshop/src/resources/index.ts';
+import { embedPaths } from '../../src/resources/embed-paths.ts';
+import { ResourceRegistry } from '../../src/resources/resource-registry.ts';
 
 /** Who asks: a bearer token from POST /auth (the same in debug and production), or nobody. */
 const ACCOUNTS: Record<string, [string, string] | null> = {
@@ -23,6 +25,7 @@ const USERS: Record<string, string | null> = Object.fromEntries(Object.keys(ACCO
 const FORMATS = { jsonld: 'application/ld+json', json: 'application/json', hal: 'application/hal+json', jsonapi: 'application/vnd.api+json' } as const;
 
 const defs = resources as unknown as ResourceDefinition[];
+const registry = new ResourceRegistry(defs);
 const relationsOf = (r: ResourceDefinition) => [...r.property.values()].filter((p) => p.relation).map((p) => p.name);
 /** Sample ids per resource: a few, spread so that they have different owners. */
 const SAMPLE_IDS = [1, 2, 3, 7, 12];
@@ -150,6 +153,50 @@ function matrix(name: string, configEnv: Record<string, string>) {
                 const res = format === 'json' ? json : await get(withEmbed, user, accept);
                 for (const relation of embed) await checkEmbedding(resource, user, withEmbed, plain, res, items, relation, format);
               }
+            }
+          });
+        }
+      }
+
+      // JSON:API include, every relationship path up to the depth allowed (book.author included):
+      // every resource object in `included` is one the user may GET directly, and every one of
+      // the first level they may GET is there (full linkage, JSON:API 1.1 Compound Documents).
+      const includePaths = embedPaths(registry, resource);
+      const checkIncluded = async (url: string, user: string, direct: number) => {
+        const res = await get(url, user, FORMATS.jsonapi);
+        assert.equal(res.status, direct, `${user} GET ${url}`);
+        if (res.status !== 200) {
+          assert.doesNotMatch(res.body, /"included"/);
+          return;
+        }
+        const doc = JSON.parse(res.body) as { data: any; included?: { type: string; id: string }[] };
+        const primary = (Array.isArray(doc.data) ? doc.data : [doc.data]) as { type: string; id: string; relationships?: Record<string, { data: { type: string; id: string } | null }> }[];
+        const iriOf = (r: { type: string; id: string }) => `${defs.find((d) => d.name === r.type)!.path}/${r.id}`;
+        const shown = new Set([...primary, ...(doc.included ?? [])].map((r) => `${r.type}/${r.id}`));
+        for (const r of doc.included ?? []) assert.ok(await mayRead(iriOf(r), user), `${user} GET ${url}: ${iriOf(r)} is included but a direct GET refuses it`);
+        const first = new URL(url, 'http://x').searchParams.get('include')!.split('.')[0]!;
+        for (const item of primary) {
+          const linkage = item.relationships?.[first]?.data;
+          if (!linkage) continue;
+          const allowed = await mayRead(iriOf(linkage), user);
+          assert.equal(shown.has(`${linkage.type}/${linkage.id}`), allowed, `${user} GET ${url}: ${iriOf(linkage)} included=${!allowed} but direct read ${allowed ? 'allowed' : 'denied'}`);
+          if (!allowed) for (const secret of await secretsOf(iriOf(linkage))) assert.ok(!res.body.includes(secret), `${user} GET ${url} leaks ${iriOf(linkage)}: "${secret}"`);
+        }
+      };
+      for (const user of Object.keys(USERS)) {
+        if (includePaths.length === 0) continue;
+        if (collectionRead) {
+          test(`${resource.name} collection ?include=${includePaths.join('|')} × ${user}: included holds what the user may read, all of it`, async () => {
+            const direct = (await get(resource.path, user)).status;
+            for (const path of includePaths) await checkIncluded(`${resource.path}?include=${path}&page[size]=30`, user, direct);
+            await checkIncluded(`${resource.path}?include=${includePaths.join(',')}&page[size]=30`, user, direct);
+          });
+        }
+        if (itemRead) {
+          test(`${resource.name} item ?include=… × ${user}: included holds what the user may read, all of it`, async () => {
+            for (const id of SAMPLE_IDS) {
+              const direct = (await get(`${resource.path}/${id}`, user)).status;
+              for (const path of includePaths) await checkIncluded(`${resource.path}/${id}?include=${path}`, user, direct);
             }
           });
         }

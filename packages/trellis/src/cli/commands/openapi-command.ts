@@ -20,7 +20,9 @@ export function openapiCommand(program: Command, _out: Output): void {
       const declared = await declaredApp(mod, options.production);
       try {
         const url = options.yaml ? '/docs.yaml' : '/docs.json';
-        const res = await declared.app.inject({ method: 'GET', url });
+        // Asked on the address `trellis serve` listens on by default, so `servers` names it
+        // (unless the app module's `docs.servers` does), not inject's localhost:80.
+        const res = await declared.app.inject({ method: 'GET', url, headers: { host: 'localhost:8000' } });
         if (res.statusCode !== 200) throw new CliError('openapi_failed', `GET ${url} answered ${res.statusCode}.`);
         const text = options.yaml ? res.body : `${JSON.stringify(res.json(), null, 2)}\n`;
         if (options.output) writeFileSync(resolve(options.output), text);

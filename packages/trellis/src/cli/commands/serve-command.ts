@@ -27,7 +27,7 @@ export function serveCommand(program: Command, _out: Output): void {
       await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
       if (options.migrate) await migrate(database, await projectMigrations(project, mod));
       if (mod.seed) await mod.seed(database);
-      const app = await createApp({ ...(mod.name ? { name: mod.name } : {}), config, resources: mod.resources, database });
+      const app = await createApp({ ...(mod.name ? { name: mod.name } : {}), config, resources: mod.resources, ...(mod.docs ? { docs: mod.docs } : {}), database });
       app.addHook('onClose', () => database.destroy());
       await serve(app, config);
     });

@@ -1,6 +1,7 @@
 import type { ResourceDefinition } from '../../resources/define-resource.ts';
 import { Ref } from '../../resources/ref.ts';
 import type { Item } from '../../resources/state-provider.ts';
+import { HttpError } from '../../kernel/http-error.ts';
 import { invalidBody, requireObject, type Format } from '../format.ts';
 
 interface ResourceObject {
@@ -23,8 +24,13 @@ function resourceObject(resource: ResourceDefinition, item: Item, included: Map<
     if (v instanceof Ref) {
       relationships[key] = { data: { type: v.resource.name, id: String(v.id) } };
       if (v.data !== null && included !== null) {
-        const target = resourceObject(v.resource, v.data, null, fields);
-        included.set(`${target.type}/${target.id}`, target);
+        // A nested include (`book.author`) adds the related resources' own embedded relations too.
+        const key = `${v.resource.name}/${v.id}`;
+        if (!included.has(key)) {
+          // Reserved first: a parent is listed before what it includes, and a cycle ends here.
+          included.set(key, null as unknown as ResourceObject);
+          included.set(key, resourceObject(v.resource, v.data, included, fields));
+        }
       }
     } else if (resource.property.get(key)?.relation) {
       relationships[key] = { data: null };
@@ -65,15 +71,30 @@ export const jsonapiFormat: Format = {
       if (value.totalItems !== null) meta.totalItems = value.totalItems;
       doc = { links, meta, data: value.items.map((i) => resourceObject(ctx.resource, i, included, ctx.fields)) };
     }
-    if (included !== null && included.size > 0) doc.included = [...included.values()];
+    if (included !== null) {
+      // JSON:API 1.1, Compound Documents: one resource object per type and id in the whole
+      // document, so a resource that is primary data is not repeated in included.
+      for (const primary of value.kind === 'item' ? [value.item] : value.items) included.delete(`${ctx.resource.name}/${primary.id}`);
+      if (included.size > 0) doc.included = [...included.values()];
+    }
     return JSON.stringify(doc);
   },
   decode(body, ctx) {
     const doc = requireObject(body, 'a JSON:API document');
     const data = doc.data;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw invalidBody('a JSON:API document with a "data" resource object');
-    const { type, attributes, relationships } = data as Record<string, unknown>;
-    if (type !== undefined && type !== ctx.resource.name) throw invalidBody(`a JSON:API resource object of type "${ctx.resource.name}"`);
+    const { type, id, attributes, relationships } = data as Record<string, unknown>;
+    if (type !== undefined && type !== ctx.resource.name) {
+      if (typeof type !== 'string') throw invalidBody(`a JSON:API resource object of type "${ctx.resource.name}"`);
+      // JSON:API 1.1, Creating/Updating Resources: a resource object of another type is a 409.
+      throw HttpError.of('jsonapi_type_conflict', { type, expected: ctx.resource.name });
+    }
+    if (id !== undefined) {
+      if (typeof id !== 'string') throw invalidBody('a JSON:API resource object whose "id" is a string');
+      // An update names the item it updates (a different id is a 409); a creation may not choose its id (403).
+      if (ctx.id === undefined) throw HttpError.of('jsonapi_client_id', { id });
+      if (id !== ctx.id) throw HttpError.of('jsonapi_id_conflict', { id, expected: ctx.id });
+    }
     const out: Record<string, unknown> = attributes === undefined ? {} : { ...requireObject(attributes, 'a JSON:API document whose "attributes" is an object') };
     if (relationships !== undefined) {
       for (const [key, rel] of Object.entries(requireObject(relationships, 'a JSON:API document whose "relationships" is an object'))) {
@@ -81,8 +102,12 @@ export const jsonapiFormat: Format = {
         const property = ctx.resource.property.get(key);
         const target = property?.relation ? ctx.registry.get(property.relation) : undefined;
         if (linkage === null) out[key] = null;
-        else if (target && typeof linkage === 'object' && typeof (linkage as { id?: unknown }).id === 'string') out[key] = `${target.path}/${(linkage as { id: string }).id}`;
-        else out[key] = linkage;
+        else if (target && typeof linkage === 'object' && typeof (linkage as { id?: unknown }).id === 'string') {
+          // A linkage names its type: a Book where the relationship holds a User is not User 2.
+          const linked = (linkage as { type?: unknown }).type;
+          if (linked !== undefined && linked !== target.name) throw invalidBody(`a JSON:API document whose relationship "${key}" links resources of type "${target.name}"`);
+          out[key] = `${target.path}/${(linkage as { id: string }).id}`;
+        } else out[key] = linkage;
       }
     }
     return out;

@@ -25,9 +25,10 @@ test('a sort field the collection does not order by is a 400 with an exact messa
   assert.throws(() => jsonApiQuery({ sort: 'title,-secret' }, (p) => p === 'order[title]'), { message: 'Invalid value "-secret" for the query parameter "sort": expected fields to sort by among those the collection orders by.' });
 });
 
-test('include is the embed, and a relationship the resource lacks is a 400', () => {
+test('include is the embed, nested paths too, and a path the resource lacks is a 400', () => {
   assert.equal(jsonApiQuery({ include: 'author, book' }, () => true, () => true).embed, 'author,book');
-  assert.throws(() => jsonApiQuery({ include: 'author.books' }, () => true, (r) => r === 'author'), { message: 'Invalid value "author.books" for the query parameter "include": expected relationships of the resource, one level deep.' });
+  assert.equal(jsonApiQuery({ include: 'book.author,author' }, () => true, (p) => p === 'book.author' || p === 'author').embed, 'book.author,author');
+  assert.throws(() => jsonApiQuery({ include: 'author.books' }, () => true, (r) => r === 'author'), { message: 'Invalid value "author.books" for the query parameter "include": expected relationship paths of the resource, up to 3 relationships deep.' });
 });
 
 test('a relationship named many times is included once; an empty include includes nothing', () => {

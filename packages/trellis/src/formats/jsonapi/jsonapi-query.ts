@@ -1,5 +1,6 @@
 import type { QueryParams } from '../../resources/state-provider.ts';
 import { invalidFilter } from '../../resources/filters/invalid-filter.ts';
+import { MAX_EMBED_DEPTH } from '../../resources/embed-paths.ts';
 
 const FILTER = /^filter\[([^\]]+)\]$/;
 
@@ -10,7 +11,7 @@ const FILTER = /^filter\[([^\]]+)\]$/;
  * `itemsPerPage` (within the resource's maximum), `filter[title]=dune` is `title=dune`. A
  * parameter given both ways keeps the explicit one. Applied only when JSON:API was negotiated.
  */
-export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) => boolean = () => true, includable: (relation: string) => boolean = () => true): QueryParams {
+export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) => boolean = () => true, includable: (path: string) => boolean = () => true): QueryParams {
   let out: Record<string, string | string[] | undefined> | null = null;
   const set = (key: string, value: string | string[] | undefined) => {
     out ??= { ...query };
@@ -27,9 +28,10 @@ export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) =
         set(`order[${name}]`, field.trim().startsWith('-') ? 'desc' : 'asc');
       }
     } else if (key === 'include') {
-      // JSON:API 1.1, Inclusion of Related Resources: relationships the server cannot include are a 400.
+      // JSON:API 1.1, Inclusion of Related Resources: a relationship path (`book.author`) the
+      // server cannot include is a 400.
       const names = [...new Set((Array.isArray(value) ? value.join(',') : value).split(',').map((n) => n.trim()).filter((n) => n !== ''))];
-      for (const name of names) if (!includable(name)) throw invalidFilter('include', name, 'expected relationships of the resource, one level deep');
+      for (const name of names) if (!includable(name)) throw invalidFilter('include', name, `expected relationship paths of the resource, up to ${MAX_EMBED_DEPTH} relationships deep`);
       // Each relationship once, and none for an empty include: the links echo what is set here.
       if (names.length > 0) set('embed', names.join(','));
     } else if (key === 'page[number]') set('page', value);

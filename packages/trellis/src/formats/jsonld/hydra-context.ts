@@ -50,8 +50,9 @@ export function entrypointContext(resources: readonly ResourceDefinition[], voca
   return { '@context': terms };
 }
 
+/** The context of error documents: the Hydra terms they use unprefixed, like collections; the RFC 9457 members resolve against the vocabulary. */
 export function errorContext(vocab: string): Record<string, unknown> {
-  return { '@context': { '@vocab': vocab, hydra: HYDRA } };
+  return { '@context': { '@vocab': vocab, hydra: HYDRA, Error: 'hydra:Error', title: 'hydra:title', description: 'hydra:description' } };
 }
 
 /** `Book` → `book`, `BookReview` → `bookReview`. */

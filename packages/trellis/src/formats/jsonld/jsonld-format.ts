@@ -3,6 +3,7 @@ import { Ref } from '../../resources/ref.ts';
 import type { Item } from '../../resources/state-provider.ts';
 import { requireObject, type EncodeContext, type Format, type Representation } from '../format.ts';
 import { hydraSearch } from './hydra-search.ts';
+import { hydraView } from './hydra-view.ts';
 
 const contexts = new WeakMap<ResourceDefinition, string>();
 
@@ -40,12 +41,8 @@ function encodeCollection(value: Extract<Representation, { kind: 'collection' }>
   if (value.totalItems !== null) doc.totalItems = value.totalItems;
   doc.member = member;
   if (value.links) {
-    const l = value.links;
-    const view: Record<string, unknown> = { '@id': l.self, '@type': 'PartialCollectionView', first: l.first };
-    if (l.last !== null) view.last = l.last;
-    if (l.previous !== null) view.previous = l.previous;
-    if (l.next !== null) view.next = l.next;
-    doc.view = view;
+    const view = hydraView(value.links);
+    if (view !== null) doc.view = view;
   }
   // One JSON.stringify for the whole document; the search template is serialised once per resource.
   const text = JSON.stringify(doc);
