@@ -45,6 +45,8 @@ const DISPOSITION: Record<string, 'run' | string> = {
   'README.md|A profiler panel of your own|ts': 'run',
   'README.md|The profiler in a terminal, and for AI agents|sh': 'run',
   'README.md|The profiler in a terminal, and for AI agents|json': 'an MCP client configuration: test/profiler/profiler-mcp.test.ts runs trellis profiler:mcp --url and /_profiler/mcp with the SDK\'s client',
+  'README.md|Replaying, exporting and CPU-profiling a request|sh': "the shape of the Request panel's command: test/profiler/copy-as-curl.test.ts and test/e2e/profiler-workflow.test.ts replay the panel's own command with curl, its variable set",
+  'README.md|Replaying, exporting and CPU-profiling a request|sh#2': 'test/profiler/cpu-profile.test.ts sends X-Trellis-Profile-CPU: 1 from loopback and reads the cpu panel and the .cpuprofile',
   'README.md|Layout|': 'a directory listing',
   'README.md|Benchmarks|sh': 'bench/ (minutes of load; not a test)',
   'examples/bookshop/README.md|Run it|sh': 'npm start: examples/bookshop/test/process-startup.test.ts',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * The live view (issue 17, item 2): main requests reach an open event stream as they finish,
  * over a real socket; the page and its stream are gated and never profiled; streams are bounded,
@@ -189,16 +190,20 @@ describe('live view, one process (memory store)', () => {
     assert.equal(client.items.filter((i) => i.data !== undefined && JSON.parse(i.data).url.includes('/_profiler')).length, 0);
   });
 
-  test('the page loads its one script from the profiler under a CSP without inline script', async () => {
+  test('the page loads its one script from the profiler, allowed by its hash, under a CSP without inline script', async () => {
     const page = await fetch(`http://127.0.0.1:${port}/_profiler/live`);
     assert.equal(page.status, 200);
     const csp = page.headers.get('content-security-policy')!;
-    assert.match(csp, /(^|; )script-src 'self'(;|$)/);
+    // Only the profiler's two scripts by hash (the copy script, the live script), never 'self'.
+    assert.match(csp, /(^|; )script-src 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+    assert.doesNotMatch(csp, /'self'[^;]*;.*script-src|script-src[^;]*'self'/);
+    const served = await (await fetch(`http://127.0.0.1:${port}/_profiler/live.js`)).text();
+    assert.ok(csp.includes(`'sha256-${createHash('sha256').update(served).digest('base64')}'`), 'the hash is that of the script served');
     assert.match(csp, /(^|; )connect-src 'self'(;|$)/);
     assert.match(csp, /default-src 'none'/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     const body = await page.text();
-    assert.match(body, /<script src="\/_profiler\/live\.js" defer><\/script>/);
+    assert.match(body, /<script src="\/_profiler\/live\.js" integrity="sha256-[A-Za-z0-9+/]+=*" defer><\/script>/);
     assert.equal((body.match(/<script/g) ?? []).length, 1);
     assert.doesNotMatch(body, /\son[a-z]+="/);
     const script = await fetch(`http://127.0.0.1:${port}/_profiler/live.js`);

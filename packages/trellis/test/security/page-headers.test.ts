@@ -1,7 +1,8 @@
 /**
  * Every HTML page the framework renders carries a strict Content-Security-Policy whose only
  * allowances are the page's own inline stylesheet, by hash, and on profiler pages the copy
- * buttons' script file, by hash (issue 17); no page has an inline script, an inline style
+ * buttons' script file, by hash (issue 17), or on a page with the web debug toolbar its script and
+ * stylesheet by that response's nonce; no page has an inline script, an inline style
  * attribute or an event handler; nothing may frame them; and every response is `nosniff`
  * (issue 13, defect 8).
  */
@@ -26,9 +27,15 @@ function assertStrictPage(r: LightMyRequestResponse, what: string): void {
     assert.ok(policy.split('; ').includes(directive), `${what}: ${directive} in ${policy}`);
   }
   assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/, `${what}: nothing loose`);
-  // Scripts: only files loaded with integrity, by hash (the profiler's copy button): no 'self', no host, no inline.
+  // Scripts: only files loaded with integrity, by hash (the profiler's copy button), or the web
+  // debug toolbar's file by this response's nonce: no 'self', no host, no inline.
   const scripts = policy.split('; ').find((d) => d.startsWith('script-src '));
-  assert.ok(scripts === undefined || scripts === `script-src '${COPY_SCRIPT_INTEGRITY}'`, `${what}: ${scripts}`);
+  const toolbar = /<div id="trellis-wdt" data-token="[0-9a-f]{6}"><\/div><script src="\/_wdt\/toolbar\.js" nonce="([A-Za-z0-9_-]{22})" async><\/script>\n/.exec(r.body);
+  if (toolbar) {
+    assert.equal(scripts, `script-src 'nonce-${toolbar[1]}'`, `${what}: the toolbar's script by its nonce, nothing else`);
+    assert.ok(styleHashes(policy).includes(`'nonce-${toolbar[1]}'`), `${what}: the toolbar's stylesheet by the same nonce`);
+    assert.ok(policy.split('; ').includes("connect-src 'self'"), `${what}: the toolbar fetches its fragment from this origin`);
+  } else assert.ok(scripts === undefined || scripts === `script-src '${COPY_SCRIPT_INTEGRITY}'`, `${what}: ${scripts}`);
   assert.equal(r.headers['x-frame-options'], 'DENY', what);
   assert.equal(r.headers['referrer-policy'], 'no-referrer', what);
   assert.equal(r.headers['x-content-type-options'], 'nosniff', what);
@@ -39,8 +46,8 @@ function assertStrictPage(r: LightMyRequestResponse, what: string): void {
     assert.ok(allowed.includes(hash), `${what}: its <style> is allowed by ${hash}`);
   }
   // The one script a page may load is the copy script, with the integrity the policy lists.
-  const body = r.body.replace(`<script src="${COPY_SCRIPT_PATH}" integrity="${COPY_SCRIPT_INTEGRITY}" defer></script>`, '');
-  if (body !== r.body) assert.ok(scripts === `script-src '${COPY_SCRIPT_INTEGRITY}'`, `${what}: loads the copy script under a policy allowing it`);
+  const body = r.body.replace(`<script src="${COPY_SCRIPT_PATH}" integrity="${COPY_SCRIPT_INTEGRITY}" defer></script>`, '').replace(toolbar?.[0] ?? '\0', '');
+  if (r.body.includes(COPY_SCRIPT_PATH)) assert.ok(scripts === `script-src '${COPY_SCRIPT_INTEGRITY}'`, `${what}: loads the copy script under a policy allowing it`);
   assert.doesNotMatch(body, /<script|\sstyle=|\son[a-z]+=|javascript:/i, `${what}: no other script, no inline style attribute or handler`);
 }
 
@@ -75,9 +82,10 @@ describe('security headers on the profiler and error pages (debug)', () => {
     }
   });
 
-  test('the debug exception page: the same policy, its stylesheet allowed by hash', async () => {
+  test('the debug exception page: the same policy, its stylesheet allowed by hash; with the toolbar, its nonce only', async () => {
     const r = await app.inject({ url: '/boom', headers: { accept: BROWSER } });
     assert.equal(r.statusCode, 500);
+    assert.match(r.body, /<div id="trellis-wdt"/, 'a loopback client gets the toolbar');
     assert.match(r.body, /boom &lt;b&gt;/);
     assertStrictPage(r, 'debug 500 page');
     const notFound = await app.inject({ url: '/nowhere', headers: { accept: BROWSER } });

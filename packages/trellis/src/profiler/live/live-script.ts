@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * The live page's script, served as `/_profiler/live.js` (the profiler's CSP runs no inline
  * script). Plain ES2020 for the browser, kept as text here so the package ships it without a
@@ -101,3 +102,6 @@ export const liveScript = String.raw`'use strict';
   });
 })();
 `;
+
+/** Its Subresource Integrity value: the live page loads it with `integrity`, and its CSP allows exactly that hash. */
+export const LIVE_SCRIPT_INTEGRITY = `sha256-${createHash('sha256').update(liveScript).digest('base64')}`;

@@ -1,16 +1,23 @@
 import { html } from '../../../html/html.ts';
-import { layout, PROFILER_PAGE_HEADERS } from '../layout.ts';
+import { pageSecurityHeaders } from '../../../html/page-security-headers.ts';
+import { COPY_SCRIPT_INTEGRITY } from '../../export/copy-script.ts';
+import { LIVE_SCRIPT_INTEGRITY } from '../../live/live-script.ts';
+import { profilerCss } from '../profiler-css.ts';
+import { layout } from '../layout.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'];
 
+const LIVE_HEADERS = pageSecurityHeaders([profilerCss], [COPY_SCRIPT_INTEGRITY, LIVE_SCRIPT_INTEGRITY]);
+
 /**
- * The live page's headers: the profiler's, with its one script (served by the profiler,
- * `/_profiler/live.js`) and its event stream allowed from this origin only (CSP Level 3
- * `script-src`, `connect-src`); still no inline script and no handler attribute.
+ * The live page's headers: the profiler's, with its own script (served by the profiler,
+ * `/_profiler/live.js`) allowed by its hash like the copy script, and its event stream from this
+ * origin only (CSP Level 3 `script-src`, `connect-src`); still no inline script and no handler
+ * attribute.
  */
 export const LIVE_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  ...PROFILER_PAGE_HEADERS,
-  'content-security-policy': `${PROFILER_PAGE_HEADERS['content-security-policy']}; script-src 'self'; connect-src 'self'`,
+  ...LIVE_HEADERS,
+  'content-security-policy': `${LIVE_HEADERS['content-security-policy']}; connect-src 'self'`,
   'cache-control': 'no-cache, private',
   'x-robots-tag': 'noindex',
 });
@@ -31,6 +38,6 @@ export function livePage(): string {
   const main = html`<h2>Live <span class="pf-live-state" id="live-state">connecting…</span></h2>
 <p class="pf-related">Requests appear here as they finish, newest first; each links to its profile. The profiler's own pages are not recorded, so they never appear.</p>
 <table class="pf-table pf-live"><thead><tr><th>Status</th><th>Method</th><th>URL</th><th>Duration</th><th>Time</th><th>Token</th></tr></thead><tbody id="live-rows"></tbody></table>
-<script src="/_profiler/live.js" defer></script>`;
+<script src="/_profiler/live.js" integrity="${LIVE_SCRIPT_INTEGRITY}" defer></script>`;
   return layout({ title: 'Live – Profiler', sidebar, main });
 }
