@@ -2,8 +2,8 @@
  * A Hydra walk as a Hydra client makes it, with a real JSON-LD processor (jsonld.js) over HTTP:
  * the apiDocumentation link of any response, the entrypoint it names, a collection link, then the
  * collection's view from first to last, every term expanded through the contexts the server
- * serves. (alcaeus, the Hydra client the issue names, needs an RDF/JS environment with clownface
- * and parsers, @zazuko/env-node, which is not installed here: this is what it would do on top.)
+ * serves. (alcaeus, the Hydra client the issue names, drives the same server in
+ * alcaeus-client.test.ts.)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
