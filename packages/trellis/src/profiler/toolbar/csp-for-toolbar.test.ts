@@ -39,3 +39,10 @@ test('several policies in one header (all must pass) are not touched', () => {
 test("odd spacing, upper-case names and a repeated directive (the first wins, CSP3 §2.2.1)", () => {
   assert.equal(cspForToolbar("  SCRIPT-SRC   'NONE' ;script-src *;  ;", N), "script-src 'nonce-abc123'");
 });
+
+test('a policy widened once is reused with each new nonce, never with the previous one', () => {
+  const first = cspForToolbar("default-src 'none'", 'first000');
+  const second = cspForToolbar("default-src 'none'", 'second00');
+  assert.equal(first, "default-src 'none'; script-src 'nonce-first000'; style-src 'nonce-first000'; connect-src 'self'");
+  assert.equal(second, "default-src 'none'; script-src 'nonce-second00'; style-src 'nonce-second00'; connect-src 'self'");
+});

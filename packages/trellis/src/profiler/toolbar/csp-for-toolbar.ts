@@ -14,14 +14,31 @@
  * several policies is returned as it is (the toolbar then simply does not load; the page is fine).
  */
 export function cspForToolbar(policy: string, nonce: string): string {
-  if (policy.includes(',')) return policy;
+  // An app sends a handful of distinct policies: each is widened once, with a stand-in for the nonce.
+  let template = widened.get(policy);
+  if (template === undefined) {
+    template = widenPolicy(policy);
+    if (widened.size >= MAX_POLICIES) widened.delete(widened.keys().next().value!);
+    widened.set(policy, template);
+  }
+  return template.length === 1 ? template[0]! : template.join(nonce);
+}
+
+const MAX_POLICIES = 64;
+const STAND_IN = '\u0000nonce\u0000';
+/** Widened policies by the policy they widen, split where the nonce goes. */
+const widened = new Map<string, string[]>();
+
+function widenPolicy(policy: string): string[] {
+  if (policy.includes(',')) return [policy];
+  const nonce = STAND_IN;
   const directives = parse(policy);
   const fallback = directives.get('default-src');
   widen(directives, 'script-src', fallback, nonce);
   widen(directives, 'style-src', fallback, nonce);
   const connect = directives.get('connect-src') ?? fallback;
   if (connect !== undefined && !allowsSelf(connect)) directives.set('connect-src', [...connect.filter((s) => s !== "'none'"), "'self'"]);
-  return [...directives].map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
+  return [...directives].map(([name, sources]) => [name, ...sources].join(' ')).join('; ').split(STAND_IN);
 }
 
 function widen(directives: Map<string, string[]>, name: 'script-src' | 'style-src', fallback: string[] | undefined, nonce: string): void {

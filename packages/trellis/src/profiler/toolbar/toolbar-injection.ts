@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cspForToolbar } from './csp-for-toolbar.ts';
+import { cspNonce } from './nonce.ts';
 import { TOOLBAR_SCRIPT_PATH } from './toolbar-assets.ts';
 
 /**
@@ -52,7 +52,7 @@ export function toolbarInjection(app: FastifyInstance, options: ToolbarInjection
     const token = reply.getHeader('x-debug-token');
     if (typeof token !== 'string' || toolbarRefusal(request, reply, payload) !== null || !options.mayOpen(request)) return done(null, payload);
     const body = typeof payload === 'string' ? payload : (payload as Buffer).toString('utf8');
-    const nonce = randomBytes(16).toString('base64url');
+    const nonce = cspNonce();
     const injected = withToolbar(body, toolbarMarkup(token, nonce));
     if (injected === null) return done(null, payload);
     const policy = reply.getHeader('content-security-policy');
