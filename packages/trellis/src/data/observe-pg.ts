@@ -1,5 +1,6 @@
 import type pgModule from 'pg';
-import { channels, publish } from '../observe/channels.ts';
+import { channels } from '../observe/channels.ts';
+import { publishQuery } from './publish-query.ts';
 
 const OBSERVED = Symbol.for('trellis.pg.observed');
 
@@ -18,18 +19,6 @@ function rowsOf(result: unknown): number | undefined {
   if (r === null || typeof r !== 'object') return undefined;
   // null: a command without a count (CREATE, SET), not zero rows.
   return typeof r.rowCount === 'number' ? r.rowCount : undefined;
-}
-
-function report(sql: string, parameters: readonly unknown[], start: number, result: unknown, error: unknown): void {
-  const durationMs = performance.now() - start;
-  const rows = error === undefined ? rowsOf(result) : undefined;
-  publish('dbQuery', () => ({
-    sql,
-    parameters,
-    durationMs,
-    ...(rows !== undefined ? { rows } : {}),
-    ...(error !== undefined ? { error: error instanceof Error ? error.message : String(error) } : {}),
-  }));
 }
 
 /**
@@ -58,7 +47,7 @@ export function observePg(pg: typeof pgModule): void {
     if (typeof args[last] === 'function') {
       const callback = args[last] as (error: unknown, result: unknown) => void;
       args[last] = (error: unknown, result: unknown) => {
-        report(sql, parameters, start, result, error ?? undefined);
+        publishQuery(sql, parameters, start, error ? undefined : rowsOf(result), error ?? undefined);
         callback(error, result);
       };
       return query.apply(this, args);
@@ -66,8 +55,8 @@ export function observePg(pg: typeof pgModule): void {
     const pending = query.apply(this, args) as Promise<unknown>;
     // The caller's promise is returned untouched; this branch only watches it.
     pending.then(
-      (result) => report(sql, parameters, start, result, undefined),
-      (error: unknown) => report(sql, parameters, start, undefined, error),
+      (result) => publishQuery(sql, parameters, start, rowsOf(result), undefined),
+      (error: unknown) => publishQuery(sql, parameters, start, undefined, error),
     );
     return pending;
   };

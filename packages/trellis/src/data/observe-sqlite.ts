@@ -1,5 +1,6 @@
 import { DatabaseSync, StatementSync } from 'node:sqlite';
-import { channels, publish } from '../observe/channels.ts';
+import { channels } from '../observe/channels.ts';
+import { publishQuery } from './publish-query.ts';
 
 const OBSERVED = Symbol.for('trellis.sqlite.observed');
 /** Databases whose queries are not published here: they publish their own, or are the profiler's. */
@@ -22,17 +23,6 @@ export function unobservedStatement(statement: StatementSync): StatementSync {
   return statement;
 }
 
-function report(sql: string, parameters: readonly unknown[], start: number, rows: number | undefined, error: unknown): void {
-  const durationMs = performance.now() - start;
-  publish('dbQuery', () => ({
-    sql,
-    parameters,
-    durationMs,
-    ...(rows !== undefined ? { rows } : {}),
-    ...(error !== undefined ? { error: error instanceof Error ? error.message : String(error) } : {}),
-  }));
-}
-
 function wrapStatement(name: 'all' | 'get' | 'run', rowsOf: (result: unknown) => number | undefined): void {
   const proto = StatementSync.prototype as unknown as Record<string, Method>;
   const original = proto[name]!;
@@ -43,10 +33,10 @@ function wrapStatement(name: 'all' | 'get' | 'run', rowsOf: (result: unknown) =>
     try {
       result = original.apply(this, args);
     } catch (error) {
-      report(this.sourceSQL, args, start, undefined, error);
+      publishQuery(this.sourceSQL, args, start, undefined, error);
       throw error;
     }
-    report(this.sourceSQL, args, start, rowsOf(result), undefined);
+    publishQuery(this.sourceSQL, args, start, rowsOf(result), undefined);
     return result;
   };
 }
@@ -73,10 +63,10 @@ export function observeSqlite(): void {
     const start = performance.now();
     try {
       const result = exec.apply(this, args);
-      report(args[0], [], start, undefined, undefined);
+      publishQuery(args[0], [], start, undefined, undefined);
       return result;
     } catch (error) {
-      report(args[0], [], start, undefined, error);
+      publishQuery(args[0], [], start, undefined, error);
       throw error;
     }
   };

@@ -3,14 +3,11 @@
  * `X-Trellis-Profile-CPU: 1` opens as a flame graph (an SVG with a title per frame, no script)
  * and a table of top functions, within the page's CSP. A screenshot lands in test-artifacts/.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import type { Browser } from 'playwright-core';
-import { ARTIFACTS_DIR, browserSkipReason, launchBrowser } from '../../src/testing/browser.ts';
+import { ARTIFACTS_DIR, browserSkipReason } from '../../src/testing/browser.ts';
+import { browserSuite } from '../../src/testing/browser-suite.ts';
 import { profilerApp } from '../profiler/profiler-app.ts';
 
 const skip = browserSkipReason();
@@ -24,32 +21,19 @@ function sortManyBooks(ms: number): number {
 }
 
 describe('the CPU panel in a browser', { skip }, () => {
-  let app: FastifyInstance;
-  let browser: Browser;
-  let base: string;
-  before(async () => {
-    app = await profilerApp({}, {}, (a) => a.get('/slow', async () => ({ n: sortManyBooks(80) })));
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-    mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const suite = browserSuite(() => profilerApp({}, {}, (a) => a.get('/slow', async () => ({ n: sortManyBooks(80) }))));
 
   test('a flame graph with the app function, top functions and the download link', async () => {
-    const res = await fetch(`${base}/slow`, { headers: { 'X-Trellis-Profile-CPU': '1' } });
+    const res = await fetch(`${suite.base}/slow`, { headers: { 'X-Trellis-Profile-CPU': '1' } });
     assert.equal(res.status, 200);
     const token = res.headers.get('x-debug-token')!;
-    await app.profiler!.settled();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await suite.app.profiler!.settled();
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
     });
-    await page.goto(`${base}/_profiler/${token}?panel=cpu`);
+    await page.goto(`${suite.base}/_profiler/${token}?panel=cpu`);
     assert.equal(await page.locator('.pf-panel h2').first().textContent(), 'CPU profile');
     // sortManyBooks, or the handler it was inlined into once V8 optimized it.
     const frame = page.locator('svg.pf-flame g.app').first();

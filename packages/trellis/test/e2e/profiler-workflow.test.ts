@@ -4,17 +4,15 @@
  * profile page parsed and schema-checked; the curl command the Request panel shows run with the
  * token filled in. Screenshots in test-artifacts/.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import type { Browser } from 'playwright-core';
-import { ARTIFACTS_DIR, browserSkipReason, launchBrowser } from '../../src/testing/browser.ts';
+import { ARTIFACTS_DIR, browserSkipReason } from '../../src/testing/browser.ts';
+import { browserSuite } from '../../src/testing/browser-suite.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { bookshopApp } from '../docs/bookshop-app.ts';
 
@@ -24,33 +22,19 @@ const run = promisify(execFile);
 const harValidator = createRequire(import.meta.url)('har-validator') as { har(data: unknown): Promise<unknown> };
 
 describe('the profiler workflow in a browser (compare, HAR, curl)', { skip }, () => {
-  let app: FastifyInstance;
-  let browser: Browser;
-  let base: string;
-
-  before(async () => {
-    app = await bookshopApp(testConfig({ LOG_LEVEL: 'warn' }));
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-    mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const suite = browserSuite(() => bookshopApp(testConfig({ LOG_LEVEL: 'warn' })));
 
   test('two GET /books with different filters, compared from the profile page', async () => {
-    const tokenOf = async (path: string) => (await fetch(`${base}${path}`, { headers: { accept: 'application/ld+json' } })).headers.get('x-debug-token')!;
+    const tokenOf = async (path: string) => (await fetch(`${suite.base}${path}`, { headers: { accept: 'application/ld+json' } })).headers.get('x-debug-token')!;
     const a = await tokenOf('/books?title=dune');
     const b = await tokenOf('/books?embed=author&order%5Btitle%5D=desc');
-    await app.profiler!.settled();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await suite.app.profiler!.settled();
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 1000 } });
     try {
-      await page.goto(`${base}/_profiler/${a}`);
+      await page.goto(`${suite.base}/_profiler/${a}`);
       await page.locator('#compare-with').fill(b);
       await page.locator('.pf-compare-form button').click();
-      await page.waitForURL(`${base}/_profiler/${a}/compare/${b}`);
+      await page.waitForURL(`${suite.base}/_profiler/${a}/compare/${b}`);
       const sides = await page.locator('.pf-compare-side .token').allTextContents();
       assert.deepEqual(sides, [a, b]);
       // B embeds the authors: one statement more than A, shown as added.
@@ -63,16 +47,16 @@ describe('the profiler workflow in a browser (compare, HAR, curl)', { skip }, ()
   });
 
   test("the HAR link of a signed-in POST /reviews: a HAR a devtools imports, with the token redacted", async () => {
-    const login = await fetch(`${base}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice@bookshop.test', password: 'alice-password' }) });
+    const login = await fetch(`${suite.base}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice@bookshop.test', password: 'alice-password' }) });
     const { token: jwt } = (await login.json()) as { token: string };
-    const posted = await fetch(`${base}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json', accept: 'application/ld+json' }, body: JSON.stringify({ book: '/books/1', author: '/users/2', rating: 5, body: 'A classic of the genre, read it twice.' }) });
+    const posted = await fetch(`${suite.base}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json', accept: 'application/ld+json' }, body: JSON.stringify({ book: '/books/1', author: '/users/2', rating: 5, body: 'A classic of the genre, read it twice.' }) });
     assert.equal(posted.status, 201, await posted.text());
     const token = posted.headers.get('x-debug-token')!;
-    await app.profiler!.settled();
-    const context = await browser.newContext({ acceptDownloads: true });
+    await suite.app.profiler!.settled();
+    const context = await suite.browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
     try {
-      await page.goto(`${base}/_profiler/${token}`);
+      await page.goto(`${suite.base}/_profiler/${token}`);
       const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`a[href="/_profiler/${token}.har"]`).click()]);
       assert.equal(download.suggestedFilename(), `trellis-${token}.har`);
       const file = join(ARTIFACTS_DIR, `trellis-${token}.har`);
@@ -86,7 +70,7 @@ describe('the profiler workflow in a browser (compare, HAR, curl)', { skip }, ()
       assert.equal(har.log.entries[0]!.request.headers.find((h) => h.name.toLowerCase() === 'authorization')?.value, '[redacted]');
 
       // The Request panel's curl command, copied as text, replays it with the token filled in.
-      await page.goto(`${base}/_profiler/${token}?panel=request`);
+      await page.goto(`${suite.base}/_profiler/${token}?panel=request`);
       const command = (await page.locator('#pf-curl').textContent())!;
       assert.match(command, /TRELLIS_AUTHORIZATION/);
       assert.equal(command.includes(jwt), false);

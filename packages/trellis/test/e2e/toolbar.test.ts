@@ -4,14 +4,12 @@
  * it hides and stays hidden across a reload; a 404 page has it too, and a JSON response, a
  * redirect, a fetch() of a page and an attachment never do. Screenshots in test-artifacts/.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS_DIR, browserSkipReason, launchBrowser } from '../../src/testing/browser.ts';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS_DIR, browserSkipReason } from '../../src/testing/browser.ts';
+import { browserSuite } from '../../src/testing/browser-suite.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { bookshopApp } from '../docs/bookshop-app.ts';
 
@@ -19,29 +17,18 @@ const skip = browserSkipReason();
 const PAGE = '<!DOCTYPE html><html><head><title>host</title><style>* { color: rgb(255, 0, 0) !important; font-size: 40px !important; }</style></head><body><p id="host">host page</p></body></html>';
 
 describe('the web debug toolbar in a browser', { skip }, () => {
-  let app: FastifyInstance;
-  let browser: Browser;
-  let base: string;
-  const problems: string[] = [];
-
-  before(async () => {
-    app = await bookshopApp(testConfig({ LOG_LEVEL: 'warn' }));
+  const suite = browserSuite(async () => {
+    const app = await bookshopApp(testConfig({ LOG_LEVEL: 'warn' }));
     // A page whose CSS shouts at everything: the toolbar's shadow root keeps it out.
     app.get('/host', async (_request, reply) => reply.type('text/html').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(PAGE));
     app.get('/host/redirect', async (_request, reply) => reply.redirect('/host', 302));
     app.get('/host/download', async (_request, reply) => reply.type('text/html').header('content-disposition', 'attachment; filename="x.html"').send(PAGE));
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    return app;
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const problems: string[] = [];
 
   const open = async (url: string): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(`${url}: ${m.text()}`);
     });
@@ -55,7 +42,7 @@ describe('the web debug toolbar in a browser', { skip }, () => {
   const bar = (page: Page) => page.locator('#trellis-wdt .wdt-bar');
 
   test('/docs: the toolbar is there; Try it out on GET /books adds a row whose link opens that profile', async () => {
-    const page = await open(`${base}/docs`);
+    const page = await open(`${suite.base}/docs`);
     try {
       await bar(page).waitFor({ timeout: 10_000 });
       assert.equal(await bar(page).locator('.wdt-status .wdt-value').textContent(), '200');
@@ -78,8 +65,8 @@ describe('the web debug toolbar in a browser', { skip }, () => {
       assert.match(token, /^[0-9a-f]{6}$/);
       await page.screenshot({ path: join(ARTIFACTS_DIR, 'toolbar-docs-ajax.png') });
       const href = await row.locator('a').getAttribute('href');
-      const profile = await browser.newPage();
-      await profile.goto(new URL(href!, base).href);
+      const profile = await suite.browser.newPage();
+      await profile.goto(new URL(href!, suite.base).href);
       assert.match((await profile.locator('h1').textContent())!, /GET.*\/books/);
       assert.equal(await profile.locator('.pf-summary .token').textContent(), token);
       await profile.close();
@@ -89,7 +76,7 @@ describe('the web debug toolbar in a browser', { skip }, () => {
   });
 
   test("a page with hostile CSS and a strict CSP: the toolbar loads under the page's nonce and keeps its own look", async () => {
-    const page = await open(`${base}/host`);
+    const page = await open(`${suite.base}/host`);
     try {
       await bar(page).waitFor({ timeout: 10_000 });
       const hostColor = await page.locator('#host').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(el).color);
@@ -104,7 +91,7 @@ describe('the web debug toolbar in a browser', { skip }, () => {
   });
 
   test('hide: stays hidden after a reload, and comes back with the show button', async () => {
-    const page = await open(`${base}/host`);
+    const page = await open(`${suite.base}/host`);
     try {
       await bar(page).waitFor({ timeout: 10_000 });
       await page.locator('#trellis-wdt .wdt-hide').click();
@@ -121,7 +108,7 @@ describe('the web debug toolbar in a browser', { skip }, () => {
   });
 
   test('a 404 page has it, pointing at the 404; JSON, a redirect, a fetch() of a page and an attachment have none', async () => {
-    const page = await open(`${base}/no/such/page`);
+    const page = await open(`${suite.base}/no/such/page`);
     try {
       await bar(page).waitFor({ timeout: 10_000 });
       assert.equal(await bar(page).locator('.wdt-status .wdt-value').textContent(), '404');
@@ -133,13 +120,13 @@ describe('the web debug toolbar in a browser', { skip }, () => {
     } finally {
       await page.close();
     }
-    const json = await open(`${base}/books.json`);
+    const json = await open(`${suite.base}/books.json`);
     assert.doesNotMatch(await json.content(), /trellis-wdt/);
     await json.close();
-    const redirected = await fetch(`${base}/host/redirect`, { redirect: 'manual', headers: { 'sec-fetch-dest': 'document' } });
+    const redirected = await fetch(`${suite.base}/host/redirect`, { redirect: 'manual', headers: { 'sec-fetch-dest': 'document' } });
     assert.equal(redirected.status, 302);
     assert.doesNotMatch(await redirected.text(), /trellis-wdt/);
-    const download = await fetch(`${base}/host/download`, { headers: { 'sec-fetch-dest': 'document' } });
+    const download = await fetch(`${suite.base}/host/download`, { headers: { 'sec-fetch-dest': 'document' } });
     assert.doesNotMatch(await download.text(), /trellis-wdt/);
   });
 
