@@ -4,6 +4,27 @@ import { isToken } from './token.ts';
 
 /** The search endpoint's own cap on `limit` (ui/search-params.ts). */
 const MAX_LIMIT = 100;
+/**
+ * The most a profiler answer is read: a profile is tens of kilobytes (a capped CPU profile about
+ * 300 kB); whatever answers at `--url` is not trusted to end its body.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** The body as text, or an error once it passes `max` bytes (the rest is not read). */
+async function cappedText(res: Response, max: number, origin: string): Promise<string> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) {
+      await res.body.cancel().catch(() => {});
+      throw new ProfileSourceError(`${origin} sent more than ${Math.round(max / 1024 / 1024)} MB in one answer: not a Trellis profiler's.`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** What a profiler URL may be: http(s), nothing after the origin but a path prefix. */
 export function profilerBaseUrl(url: string): URL {
@@ -24,7 +45,7 @@ export function profilerBaseUrl(url: string): URL {
  * A running app's profiler, through its JSON endpoints (`/_profiler/search.json`,
  * `/_profiler/<token>.json`): the same gate applies, so this works from where a browser would.
  */
-export function httpProfileSource(url: string, fetchTimeoutMs = 10_000): ProfileSource {
+export function httpProfileSource(url: string, fetchTimeoutMs = 10_000, maxBytes = MAX_ANSWER_BYTES): ProfileSource {
   const base = profilerBaseUrl(url);
   const origin = base.href.replace(/\/$/, '');
   const noProfiler = () => new ProfileSourceError(`No profiler answers at ${origin}/_profiler: the app runs in production, its profiler is off, or PROFILER_ALLOW does not admit this client.`);
@@ -37,7 +58,7 @@ export function httpProfileSource(url: string, fetchTimeoutMs = 10_000): Profile
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
       throw new ProfileSourceError(`Could not reach ${origin}: ${cause}.`, { cause: error });
     }
-    const text = await res.text();
+    const text = await cappedText(res, maxBytes, origin);
     let body: Record<string, unknown> | null = null;
     try {
       const parsed: unknown = JSON.parse(text);
