@@ -95,6 +95,18 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 }
 
+/**
+ * SQLite runs DDL inside transactions (Kysely's adapter says otherwise, to be safe with every
+ * driver): so the Migrator runs all pending migrations in one transaction, which `begin immediate`
+ * serialises across processes. Two processes starting on a new file then migrate once, the second
+ * waiting for the first, where each used to read "nothing applied" and the second crashed.
+ */
+class NodeSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 /** SQLite has one connection; transactions must not interleave, so callers queue for it. */
 class Mutex {
   #tail: Promise<void> = Promise.resolve();
@@ -126,7 +138,10 @@ class NodeSqliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    // IMMEDIATE takes the write lock now, not at the first write: two processes migrating a new
+    // file at once queue here (busy timeout) instead of both reading "nothing applied" and the
+    // second failing on "table already exists"; no read-then-write upgrade can deadlock either.
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -170,7 +185,7 @@ export class NodeSqliteDialect implements Dialect {
   }
 
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    return new NodeSqliteAdapter();
   }
 
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
