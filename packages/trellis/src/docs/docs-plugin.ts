@@ -40,40 +40,52 @@ const DOCS_MEDIA_TYPES = ['text/html', ...OPENAPI_JSON, 'application/ld+json', .
  */
 export const docsPlugin = fp(
   async (app: FastifyInstance, opts: DocsPluginOptions) => {
-    type Built = { json: string; yaml: string; etag: string; yamlEtag: string };
+    type Built = { json: string; etag: string; yaml?: { text: string; etag: string } };
     // One document per origin: without configured servers, `servers` names the origin the
     // document was asked on (OpenAPI 3.1 §4.8.5), so Swagger UI and generated clients call
-    // the host the reader reached, behind any trusted proxy.
+    // the host the reader reached, behind any trusted proxy. The document is built once; an
+    // origin costs its `servers` entry and one JSON encoding (YAML only when asked for).
     const built = new Map<string, Built>();
+    let base: ReturnType<typeof openApiDocument> | null = null;
     const loginPath = () => (app.hasRoute({ method: 'POST', url: '/auth' }) ? '/auth' : null);
-    const documents = async (request: FastifyRequest): Promise<Built> => {
-      const origin = opts.servers ? '' : originOf(request);
-      let docs = built.get(origin);
-      if (docs === undefined) {
+    const document = () => {
+      if (base === null) {
         const registry = app.hasDecorator('resources') ? app.resources.registry : new ResourceRegistry(opts.resources as readonly ResourceDefinition[]);
         const formats = app.hasDecorator('resources') ? app.resources.negotiator.formats : OUTPUT_FORMATS;
-        const login = loginPath();
-        // A request whose Host was refused has no origin; it never reaches here (the guard's 400).
-        const servers = opts.servers ?? (origin === '' ? [] : [{ url: origin, description: 'This server.' }]);
-        const doc = openApiDocument({
+        base = openApiDocument({
           name: opts.name,
           version: opts.version,
           registry,
           formats,
           // The security plugin's defaults: JWT bearer and X-API-Key always, Basic in debug only.
-          authentication: { loginPath: login, bearer: true, apiKey: true, basic: app.trellis.config.debug },
+          authentication: { loginPath: loginPath(), bearer: true, apiKey: true, basic: app.trellis.config.debug },
           ...(opts.contact ? { contact: opts.contact } : {}),
-          servers,
+          servers: opts.servers ?? [],
         });
-        const json = JSON.stringify(doc);
-        // Loaded on the first request for the document: startup does not pay for a YAML library.
-        const { stringify: toYaml } = await import('yaml');
-        const yaml = toYaml(doc, { aliasDuplicateObjects: false });
-        docs = { json, yaml, etag: etagOf(json), yamlEtag: etagOf(yaml) };
+      }
+      return base;
+    };
+    const serversOf = (origin: string) => opts.servers ?? (origin === '' ? [] : [{ url: origin, description: 'This server.' }]);
+    const documents = (request: FastifyRequest): Built => {
+      const origin = opts.servers ? '' : originOf(request);
+      let docs = built.get(origin);
+      if (docs === undefined) {
+        // A request whose Host was refused has no origin; it never reaches here (the guard's 400).
+        const json = JSON.stringify({ ...document(), servers: serversOf(origin) });
+        docs = { json, etag: etagOf(json) };
         // Host is the client's to choose (TRUSTED_HOSTS aside): the cache does not grow with it.
         if (built.size < MAX_CACHED_ORIGINS) built.set(origin, docs);
       }
       return docs;
+    };
+    const yamlOf = async (docs: Built) => {
+      if (docs.yaml === undefined) {
+        // Loaded on the first request for the YAML document: startup does not pay for a YAML library.
+        const { stringify: toYaml } = await import('yaml');
+        const text = toYaml(JSON.parse(docs.json), { aliasDuplicateObjects: false });
+        docs.yaml = { text, etag: etagOf(text) };
+      }
+      return docs.yaml;
     };
     const page = () => swaggerUiPage({ name: opts.name, specUrl: '/docs.json', loginPath: loginPath(), asset: assetUrl }).toString();
 
@@ -84,8 +96,11 @@ export const docsPlugin = fp(
       return reply.type(type).send(body);
     };
     const sendOpenApi = async (request: FastifyRequest, reply: FastifyReply, mediaType: string) => {
-      const docs = await documents(request);
-      if (OPENAPI_YAML.includes(mediaType)) return send(request, reply, `${mediaType}; charset=utf-8`, docs.yaml, docs.yamlEtag);
+      const docs = documents(request);
+      if (OPENAPI_YAML.includes(mediaType)) {
+        const yaml = await yamlOf(docs);
+        return send(request, reply, `${mediaType}; charset=utf-8`, yaml.text, yaml.etag);
+      }
       return send(request, reply, `${mediaType}; charset=utf-8`, docs.json, docs.etag);
     };
     const sendHydra = (request: FastifyRequest, reply: FastifyReply) => {
