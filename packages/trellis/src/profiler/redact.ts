@@ -26,6 +26,7 @@ export class Redaction {
   readonly #pattern: RegExp;
   readonly #jsonKey: RegExp;
   readonly #seen = new Set<string>();
+  readonly #learnt = new WeakSet<object>();
   /** Key → secret or not, shared by every Redaction of the same key list. */
   readonly #verdicts: Map<string, boolean>;
 
@@ -127,6 +128,9 @@ export class Redaction {
    * outgoing calls) calls it first, so that `scrub` finds those secrets wherever they recur.
    */
   learnRequest(request: { readonly headers: Readonly<Record<string, unknown>>; readonly url: string; readonly query: unknown; readonly body?: unknown }): void {
+    // Several collectors share one Redaction per profile and each asks: the request is learnt once.
+    if (this.#learnt.has(request)) return;
+    this.#learnt.add(request);
     this.headers(request.headers);
     this.url(request.url);
     this.fields(request.query);

@@ -57,3 +57,18 @@ describe('profiler theme', () => {
     assert.equal(res.json().detail, 'No route found for "GET /_profiler/theme/purple"');
   });
 });
+
+describe('profiler theme on the live page', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await profilerApp();
+  });
+  after(() => app.close());
+
+  test('the live page, which has a policy of its own, carries the picked theme too', async () => {
+    const res = await app.inject({ url: '/_profiler/live', headers: { accept: BROWSER, cookie: 'trellis_profiler_theme=dark' } });
+    assert.equal(res.statusCode, 200);
+    assert.ok(res.body.startsWith('<!DOCTYPE html>\n<html lang="en" data-theme="dark">'), res.body.slice(0, 60));
+    assert.match(String(res.headers['content-security-policy']), /connect-src 'self'/);
+  });
+});

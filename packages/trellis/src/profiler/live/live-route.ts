@@ -10,6 +10,7 @@ import { livePage, LIVE_PAGE_HEADERS } from '../ui/pages/live-page.ts';
 import type { ProfileFeed } from './profile-feed.ts';
 import { liveScript } from './live-script.ts';
 import { LiveStreams, sseEvent } from './live-streams.ts';
+import { themeOf, withTheme } from '../theme/profiler-theme.ts';
 
 export interface LiveRouteOptions {
   readonly storage: ProfileStorage;
@@ -59,9 +60,10 @@ export function liveRoute(app: FastifyInstance, page: RouteShorthandOptions, opt
   app.addHook('onClose', async () => feed.close());
 
   const eventOf = (s: ProfileSummary) => sseEvent(s.token, { ...s, formattedTime: formatTime(s.time, timeZone), link: `/_profiler/${s.token}` });
-  const liveHeaders = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+  // The page's own policy (its script and stream), and the reader's theme like every profiler page.
+  const liveHeaders = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     reply.headers(LIVE_PAGE_HEADERS);
-    done(null, payload);
+    done(null, typeof payload === 'string' ? withTheme(payload, themeOf(request)) : payload);
   };
 
   app.get('/_profiler/live', { ...page, onSend: liveHeaders }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(livePage()));
