@@ -20,14 +20,29 @@ export interface ProfileSource {
 }
 
 /**
- * A source reading a store as the app's pages do: a record stored as its snapshot is built with
- * the built-in collectors (profiler-plugin.ts does the same), then made readable.
+ * A stored profile as the app's pages and its tools read it: a record stored as its snapshot is
+ * built with the built-in collectors (the app's own collectors ran on the request thread; their
+ * data is in it), with its pin, which is the store's state rather than the profile's data. Null
+ * when unknown. A store that fails throws; a record this version cannot build (damaged, or written
+ * by another version) goes to `unreadable`, which by default throws too.
  */
+export async function readStoredProfile(storage: ProfileStorage, build: BuildOptions, token: string, unreadable: (error: unknown) => null = (error) => { throw error; }): Promise<Profile | null> {
+  const record = await storage.read(token);
+  if (!record) return null;
+  let profile: Profile;
+  try {
+    profile = await profileOf(record, defaultCollectors, build, (parent) => storage.read(parent));
+  } catch (error) {
+    return unreadable(error);
+  }
+  return record.pinned ? { ...profile, pinned: true } : profile;
+}
+
+/** A source reading a store as the app's pages do (readStoredProfile), made readable. */
 export function storeProfileSource(storage: ProfileStorage, build: BuildOptions, close: () => Promise<void> = () => storage.close()): ProfileSource {
   const readToken = async (token: string): Promise<Profile | null> => {
-    const record = await storage.read(token);
-    if (!record) return null;
-    return readableProfile(await profileOf(record, defaultCollectors, build, (parent) => storage.read(parent)));
+    const profile = await readStoredProfile(storage, build, token);
+    return profile && readableProfile(profile);
   };
   return {
     find: (query) => storage.find(query),

@@ -23,7 +23,7 @@ import { observeSqlite } from '../data/observe-sqlite.ts';
 import { defaultPanels } from './panels/default-panels.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import type { Profile } from './profile.ts';
-import { profileOf } from './stored-profile.ts';
+import { readStoredProfile } from './profile-source.ts';
 import { FeedingSink } from './live/feeding-sink.ts';
 import { LocalProfileFeed } from './live/local-profile-feed.ts';
 import type { LiveRouteOptions } from './live/live-route.ts';
@@ -112,19 +112,13 @@ export const profilerPlugin = fp(
     if (settings.toolbar) toolbarInjection(app, { mayOpen });
     // A profile stored as its snapshot is built with the collectors it would have been built with
     // when written: the built-in ones (the app's ran on the request thread; their data is in it).
-    const read = async (token: string): Promise<Profile | null> => {
-      const record = await storage.read(token);
-      if (!record) return null;
-      try {
-        const profile = await profileOf(record, defaultCollectors, build, (parent) => storage.read(parent));
-        // A pin is the store's state, not the profile's data: the page and the JSON twin show it.
-        return record.pinned ? { ...profile, pinned: true } : profile;
-      } catch (error) {
-        // A record this version cannot read (damaged, or written by another one) is as good as gone.
+    // A record this version cannot read (damaged, or written by another one) is as good as gone;
+    // a store that fails is the pages' 503 (from-store.ts).
+    const read = (token: string): Promise<Profile | null> =>
+      readStoredProfile(storage, build, token, (error) => {
         app.log.error({ err: error, channel: 'profiler', token }, `The profiler could not read the profile "${token}": ${(error as Error)?.message}`);
         return null;
-      }
-    };
+      });
     let facts: AppFacts | undefined;
     profilerRoutes(app, {
       storage,
