@@ -13,7 +13,8 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
-import { channels, publish } from '../observe/channels.ts';
+import { channels } from '../observe/channels.ts';
+import { publishQuery } from './publish-query.ts';
 import { unobservedStatement } from './observe-sqlite.ts';
 
 /** Prepared statements kept per connection; the API issues a handful of distinct SQL strings. */
@@ -35,15 +36,9 @@ export interface NodeSqliteDialectOptions {
   readonly publishQueries?: boolean;
 }
 
-function publishQuery(compiled: CompiledQuery, start: number, error?: unknown, result?: QueryResult<unknown>): void {
-  const durationMs = performance.now() - start;
-  publish('dbQuery', () => ({
-    sql: compiled.sql,
-    parameters: compiled.parameters,
-    durationMs,
-    ...(result ? { rows: result.rows.length > 0 || result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows) } : {}),
-    ...(error !== undefined ? { error: error instanceof Error ? error.message : String(error) } : {}),
-  }));
+/** Rows a statement returned, or, for a write, the rows it changed. */
+function rowsOf(result: QueryResult<unknown>): number {
+  return result.rows.length > 0 || result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows);
 }
 
 class NodeSqliteConnection implements DatabaseConnection {
@@ -73,10 +68,10 @@ class NodeSqliteConnection implements DatabaseConnection {
     const start = observed ? performance.now() : 0;
     try {
       const result = this.#execute<R>(compiled);
-      if (observed) publishQuery(compiled, start, undefined, result);
+      if (observed) publishQuery(compiled.sql, compiled.parameters, start, rowsOf(result), undefined);
       return Promise.resolve(result);
     } catch (error) {
-      if (observed) publishQuery(compiled, start, error);
+      if (observed) publishQuery(compiled.sql, compiled.parameters, start, undefined, error);
       return Promise.reject(error);
     }
   }

@@ -39,12 +39,17 @@ function versionOf(name: string): string {
 }
 
 /** This package's version (package.json), or "?". */
+let version: string | undefined;
+
+/** Trellis's own version, from its package.json, read once (every HAR export names it). */
 export function ownVersion(): string {
+  if (version !== undefined) return version;
   try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '?';
+    version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '?';
   } catch {
-    return '?';
+    version = '?';
   }
+  return version;
 }
 
 /** The variables Trellis reads (config.ts and the table in the README) whose values the panel shows. */

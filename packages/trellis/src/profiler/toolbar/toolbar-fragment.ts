@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../../html/html.ts';
+import { requestPath } from '../../kernel/routed-path.ts';
 import type { RouterData } from '../panels/router/router-collector.ts';
 import type { TimeData } from '../panels/time/time-collector.ts';
 import type { Profile } from '../profile.ts';
@@ -19,7 +20,7 @@ export function toolbarFragment(profile: Profile, panels: readonly Panel[]): Saf
   const href = (panel: string) => `/_profiler/${profile.token}?panel=${panel}`;
   const router = dataOf<RouterData>(profile, 'router');
   const time = dataOf<TimeData>(profile, 'time');
-  const path = pathOf(profile.url);
+  const path = requestPath(profile.url);
   const route = router?.route ?? null;
   const items = panels
     .filter((p) => !NOT_ON_TOOLBAR.has(p.name))
@@ -47,13 +48,5 @@ function safeBadge(panel: Panel, profile: Profile): ReturnType<Panel['badge']> {
     return panel.badge(profile);
   } catch {
     return null;
-  }
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
   }
 }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProfileSummary } from '../profile.ts';
-import { pathOf, searchStats } from './search-stats.ts';
+import { searchStats } from './search-stats.ts';
+import { requestPath as pathOf } from '../../kernel/routed-path.ts';
 
 let n = 0;
 const s = (method: string, url: string, statusCode: number, durationMs: number, parent: string | null = null): ProfileSummary => ({
@@ -42,7 +43,7 @@ test('at most maxRoutes routes', () => {
   assert.deepEqual(searchStats(many, 3).slowest.map((r) => r.route), ['GET /r8', 'GET /r7', 'GET /r6']);
 });
 
-test('pathOf: the path alone, whatever the URL holds', () => {
+test('the path a route is listed by (kernel requestPath): the path alone, whatever the URL holds', () => {
   assert.equal(pathOf('http://h:8080/a/b?c=1#d'), '/a/b');
   assert.equal(pathOf('https://h'), '/');
   assert.equal(pathOf('https://h?x'), '/');

@@ -1,4 +1,5 @@
 import type { ProfileSummary } from '../profile.ts';
+import { requestPath } from '../../kernel/routed-path.ts';
 
 /** Upper bounds (exclusive, ms) of the latency histogram's buckets; the last one is open-ended. */
 export const LATENCY_BOUNDS = [5, 10, 25, 50, 100, 250, 500, 1000] as const;
@@ -45,7 +46,7 @@ export function searchStats(results: readonly ProfileSummary[], maxRoutes = 5): 
     else if (s.statusCode >= 400) clientErrors++;
     const bucket = LATENCY_BOUNDS.findIndex((bound) => s.durationMs < bound);
     latency[bucket === -1 ? LATENCY_BOUNDS.length : bucket]!++;
-    const route = `${s.method} ${pathOf(s.url)}`;
+    const route = `${s.method} ${requestPath(s.url)}`;
     const r = routes.get(route) ?? { count: 0, total: 0, max: 0 };
     r.count++;
     r.total += s.durationMs;
@@ -64,13 +65,4 @@ export function searchStats(results: readonly ProfileSummary[], maxRoutes = 5): 
     serverErrorRate: requests === 0 ? 0 : serverErrors / requests,
     clientErrorRate: requests === 0 ? 0 : clientErrors / requests,
   };
-}
-
-/** The path of an absolute (or origin-form) URL, without query or fragment. */
-export function pathOf(url: string): string {
-  const scheme = url.indexOf('://');
-  const start = scheme === -1 ? 0 : url.indexOf('/', scheme + 3);
-  if (start === -1) return '/';
-  const end = url.slice(start).search(/[?#]/);
-  return end === -1 ? url.slice(start) : url.slice(start, start + end);
 }
