@@ -14,12 +14,15 @@ export function problemBody(view: ErrorView): Record<string, unknown> {
     code: view.code,
     ...view.extensions,
   };
-  if (view.debug) {
-    body.exceptions = view.chain.map((e) => ({
-      class: e.class,
-      message: e.message,
-      trace: e.frames.map((f) => ({ function: f.function, file: f.file, line: f.line, column: f.column })),
-    }));
-  }
+  if (view.debug) body.exceptions = exceptionsOf(view);
   return body;
+}
+
+/** The exception chain of a debug error view, as the JSON error documents carry it. */
+export function exceptionsOf(view: ErrorView): { class: string; message: string; trace: { function: string; file: string; line: number; column: number }[] }[] {
+  return view.chain.map((e) => ({
+    class: e.class,
+    message: e.message,
+    trace: e.frames.map((f) => ({ function: f.function, file: f.file, line: f.line, column: f.column })),
+  }));
 }

@@ -26,8 +26,17 @@ import { isPage, type Item, type OperationContext, type Page, type PaginationSta
 const NO_PAGINATION: PaginationState = { enabled: false, page: 1, itemsPerPage: 0, partial: false };
 const NO_EMBED: ReadonlySet<string> = new Set();
 
+/** Names by provider or processor: they never change, and every profiled request asks. */
+const names = new WeakMap<object, string>();
+
 /** A provider's or processor's name for the profiler: its class, or its function's name. */
 function nameOf(part: object): string {
+  let name = names.get(part);
+  if (name === undefined) names.set(part, (name = nameNow(part)));
+  return name;
+}
+
+function nameNow(part: object): string {
   const ctor = (part as { constructor?: { name?: string } }).constructor?.name;
   if (ctor && ctor !== 'Object') return ctor;
   const fn = (part as { provide?: { name?: string }; process?: { name?: string } }).provide ?? (part as { process?: { name?: string } }).process;

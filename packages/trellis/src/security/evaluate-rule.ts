@@ -6,11 +6,19 @@ import type { SecurityState } from './security-state.ts';
 
 type Stage = 'path' | 'security' | 'post_denormalize';
 
+/** Rule sources by rule: a rule never changes, and a profiled request asks for it every time. */
+const sources = new WeakMap<object, string>();
+
 /** A function rule's source for the profiler, at most 300 characters. */
 function ruleSource(rule: (...args: never[]) => unknown): string {
-  // Run from TypeScript sources, type annotations are blanked to spaces: runs of them inside a line are one space.
-  const source = Function.prototype.toString.call(rule).replace(/(\S)[ \t]{2,}(?=\S)/g, '$1 ').replace(/(\S)[ \t]+(?=[),;])/g, '$1');
-  return source.length <= 300 ? source : `${source.slice(0, 299)}…`;
+  let cut = sources.get(rule);
+  if (cut === undefined) {
+    // Run from TypeScript sources, type annotations are blanked to spaces: runs of them inside a line are one space.
+    const source = Function.prototype.toString.call(rule).replace(/(\S)[ \t]{2,}(?=\S)/g, '$1 ').replace(/(\S)[ \t]+(?=[),;])/g, '$1');
+    cut = source.length <= 300 ? source : `${source.slice(0, 299)}…`;
+    sources.set(rule, cut);
+  }
+  return cut;
 }
 
 /** The label a rule gets in decision events: the attribute, or the function's name. */

@@ -1,5 +1,6 @@
 import type { ErrorFormat } from '../../errors/error-format.ts';
 import type { ErrorView } from '../../errors/error-view.ts';
+import { exceptionsOf } from '../../errors/problem-body.ts';
 
 interface JsonApiViolation {
   readonly propertyPath?: unknown;
@@ -46,7 +47,7 @@ export const jsonapiErrorFormat: ErrorFormat = {
       jsonapi: { version: '1.1' },
       errors: errorObjects(view),
       ...(view.debug
-        ? { meta: { message: view.message, exceptions: view.chain.map((e) => ({ class: e.class, message: e.message, trace: e.frames.map((f) => ({ function: f.function, file: f.file, line: f.line, column: f.column })) })) } }
+        ? { meta: { message: view.message, exceptions: exceptionsOf(view) } }
         : {}),
     }),
 };

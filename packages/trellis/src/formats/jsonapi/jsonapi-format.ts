@@ -25,11 +25,11 @@ function resourceObject(resource: ResourceDefinition, item: Item, included: Map<
       relationships[key] = { data: { type: v.resource.name, id: String(v.id) } };
       if (v.data !== null && included !== null) {
         // A nested include (`book.author`) adds the related resources' own embedded relations too.
-        const key = `${v.resource.name}/${v.id}`;
-        if (!included.has(key)) {
+        const ref = `${v.resource.name}/${v.id}`;
+        if (!included.has(ref)) {
           // Reserved first: a parent is listed before what it includes, and a cycle ends here.
-          included.set(key, null as unknown as ResourceObject);
-          included.set(key, resourceObject(v.resource, v.data, included, fields));
+          included.set(ref, null as unknown as ResourceObject);
+          included.set(ref, resourceObject(v.resource, v.data, included, fields));
         }
       }
     } else if (resource.property.get(key)?.relation) {

@@ -33,7 +33,9 @@ export function toolbarMarkup(token: string, nonce: string): string {
 
 /** The HTML with the toolbar before its last `</body>`, or null when it has none. */
 export function withToolbar(body: string, markup: string): string | null {
-  const at = body.toLowerCase().lastIndexOf('</body>');
+  // The usual spelling first; a copy of the page in lower case only for another.
+  let at = body.lastIndexOf('</body>');
+  if (at === -1) at = body.toLowerCase().lastIndexOf('</body>');
   return at === -1 ? null : body.slice(0, at) + markup + body.slice(at);
 }
 
