@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { HmacSigner } from '../hmac-signer.ts';
 
 /**
  * Signs the EXPLAIN links the Database panel shows, so that only a link this profiler rendered
@@ -9,19 +9,17 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * profile and the number of a query recorded in it, and the signature covers that query's text.
  */
 export class ExplainSigner {
-  readonly #key: Buffer;
+  readonly #signer: HmacSigner;
 
   constructor(secret: string | null) {
-    this.#key = createHmac('sha256', 'trellis:profiler:explain').update(secret ?? randomBytes(32)).digest();
+    this.#signer = new HmacSigner('explain', secret);
   }
 
   sign(token: string, query: number, sql: string): string {
-    return createHmac('sha256', this.#key).update(`${token}\n${query}\n${sql}`).digest('base64url');
+    return this.#signer.sign(`${token}\n${query}\n${sql}`);
   }
 
   verify(token: string, query: number, sql: string, signature: string): boolean {
-    const expected = Buffer.from(this.sign(token, query, sql));
-    const given = Buffer.from(signature);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return this.#signer.verify(`${token}\n${query}\n${sql}`, signature);
   }
 }

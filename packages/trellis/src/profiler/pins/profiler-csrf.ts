@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { HmacSigner } from '../hmac-signer.ts';
 
 /**
  * CSRF tokens of the profiler's forms (pin, unpin, purge): an HMAC of the action and its target
@@ -11,22 +11,19 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * per process, as ExplainSigner's is.
  */
 export class ProfilerCsrf {
-  readonly #key: Buffer;
+  readonly #signer: HmacSigner;
 
   constructor(secret: string | null) {
-    this.#key = createHmac('sha256', 'trellis:profiler:csrf').update(secret ?? randomBytes(32)).digest();
+    this.#signer = new HmacSigner('csrf', secret);
   }
 
   /** The token of an action on a target (`pin` of a profile token, `purge` of nothing). */
   token(action: string, target = ''): string {
-    return createHmac('sha256', this.#key).update(`${action}\n${target}`).digest('base64url');
+    return this.#signer.sign(`${action}\n${target}`);
   }
 
   /** Whether a submitted value is the token of that action and target (constant time). */
   verify(action: string, target: string, submitted: unknown): boolean {
-    if (typeof submitted !== 'string') return false;
-    const expected = Buffer.from(this.token(action, target));
-    const given = Buffer.from(submitted);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return this.#signer.verify(`${action}\n${target}`, submitted);
   }
 }
