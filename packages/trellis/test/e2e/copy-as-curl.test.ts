@@ -49,6 +49,8 @@ describe('copy as curl in a browser', { skip }, () => {
     assert.match(command!, /^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/echo\?page=1&token='"\$TRELLIS_TOKEN"/);
     assert.equal(command!.includes('copy-canary'), false);
     await button.click();
+    // The Clipboard API answers asynchronously: the label changes once the text is written.
+    await page.locator('button[data-copy="pf-curl"]', { hasText: 'Copied' }).waitFor({ timeout: 5000 });
     assert.equal(await button.textContent(), 'Copied');
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), command);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'copy-as-curl.png'), fullPage: true });
