@@ -1,4 +1,5 @@
 import type { AccessDecisionEvent, AuthenticationEvent, VoteEvent } from '../observe/channels.ts';
+import { jsonLongerThan } from './json-longer-than.ts';
 
 /** What the profile keeps of one security event, in the order they happened. */
 export type SecurityRecord =
@@ -38,9 +39,14 @@ export type SecurityRecord =
 /** An object kept in a decision record at most this long as JSON; a longer one is only named. */
 const MAX_OBJECT_CHARS = 4096;
 
-/** A copy of `value` as JSON has it (it may change after the check), or its name when too long. */
+/**
+ * A copy of `value` as JSON has it (it may change after the check), or its name when too long.
+ * Measured before it is encoded: a review posted with a 900 KB comment was encoded whole, twice
+ * (the new object and the previous), on the request thread, to be named anyway.
+ */
 function kept(value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  if (jsonLongerThan(value, MAX_OBJECT_CHARS)) return subjectName(value);
   try {
     const text = JSON.stringify(value);
     return text === undefined ? null : text.length <= MAX_OBJECT_CHARS ? JSON.parse(text) : subjectName(value);
