@@ -1,7 +1,16 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyRequest } from 'fastify';
+import { redactQuery } from '../logging/redact-query.ts';
+import { DEFAULT_SECRET_KEYS, secretKeyMatcher } from '../logging/redact-secrets.ts';
 import { HttpError } from './http-error.ts';
 import { requestPath, routedPathOf } from './routed-path.ts';
+
+const matchers = new WeakMap<readonly string[], (name: string) => boolean>();
+function matcherFor(keys: readonly string[]): (name: string) => boolean {
+  let matcher = matchers.get(keys);
+  if (!matcher) matchers.set(keys, (matcher = secretKeyMatcher(keys)));
+  return matcher;
+}
 
 /** The order methods are listed in an Allow header, whatever order routes were declared in. */
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'];
@@ -84,7 +93,9 @@ export function routingError(request: FastifyRequest, routes: RouteMap): HttpErr
     // RFC 9110 §15.5.6: a 405 response MUST carry Allow.
     return HttpError.of('method_not_allowed', { method, path, allow }, { cause, headers: { allow } });
   }
-  const referer = request.headers.referer;
+  // Symfony names the referring page in the message; its query may carry a credential
+  // (`/reset?token=…`), and the message is logged and profiled: redacted as a request URL is.
+  const referer = request.headers.referer === undefined ? undefined : redactQuery(request.headers.referer, matcherFor(request.server.trellis?.config.profiler.redactKeys ?? DEFAULT_SECRET_KEYS));
   const cause = HttpError.of('routing_resource_not_found', { path });
   return HttpError.of('route_not_found', { method, path, referer }, { cause });
 }

@@ -12,6 +12,15 @@ test('secret-named query parameters are redacted, by decoded name, each occurren
   assert.equal(redactQuery('http://h/b?secret=s#frag', isSecret), 'http://h/b?secret=[redacted]#frag');
 });
 
+test('pairs after a raw # are redacted too: the query parser reads them as parameters', () => {
+  // A raw `#` in a request target (never from a browser) does not end the query for the parser.
+  assert.equal(redactQuery('/books?itemsPerPage=1#&password=FRAG', isSecret), '/books?itemsPerPage=1#&password=[redacted]');
+  // A fragment holding pairs (OAuth's implicit flow), with or without a query before it.
+  assert.equal(redactQuery('http://h/cb#access_token=abc&state=1', isSecret), 'http://h/cb#access_token=[redacted]&state=1');
+  assert.equal(redactQuery('/cb?x=1#token=t#password=p', isSecret), '/cb?x=1#token=[redacted]#password=[redacted]');
+  assert.equal(redactQuery('/doc#section-2', isSecret), '/doc#section-2');
+});
+
 test('URLs without a secret come back as they were (the same string)', () => {
   const url = '/books?page=2&title=a%20b&empty=&flag';
   assert.equal(redactQuery(url, isSecret), url);

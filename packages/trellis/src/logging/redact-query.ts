@@ -27,14 +27,20 @@ export function redactPairs(pairs: string, isSecret: (name: string) => boolean, 
 
 /**
  * A URL (path and query, or absolute) with secret-named query parameters redacted: what a log
- * line or a stored profile may show. The fragment, never sent by clients, is left alone.
+ * line or a stored profile may show. Everything from the first `?` or `#` on is read as pairs,
+ * each `#`-separated part on its own: a client may send a raw `#` in the request target (browsers
+ * never do), and the query parser then reads the pairs after it as parameters; and a fragment
+ * may hold pairs too (`#access_token=…`, OAuth's implicit flow).
  */
 export function redactQuery(url: string, isSecret: (name: string) => boolean, onSecret?: (value: string, name: string) => void): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
-  const hash = url.indexOf('#', q);
-  const end = hash < 0 ? url.length : hash;
-  const query = url.slice(q + 1, end);
-  const redacted = redactPairs(query, isSecret, onSecret);
-  return redacted === query ? url : `${url.slice(0, q + 1)}${redacted}${url.slice(end)}`;
+  const h = url.indexOf('#');
+  const start = q < 0 ? h : h < 0 ? q : Math.min(q, h);
+  if (start < 0) return url;
+  const tail = url.slice(start + 1);
+  const redacted = tail
+    .split('#')
+    .map((part) => redactPairs(part, isSecret, onSecret))
+    .join('#');
+  return redacted === tail ? url : `${url.slice(0, start + 1)}${redacted}`;
 }

@@ -18,7 +18,7 @@ export interface RequestLogOptions {
 export const requestLogPlugin = fp(
   async (app: FastifyInstance, opts: RequestLogOptions) => {
     const isSecret = secretKeyMatcher(opts.redactKeys ?? DEFAULT_SECRET_KEYS);
-    const loggedUrl = (url: string) => (url.includes('?') ? redactQuery(url, isSecret) : url);
+    const loggedUrl = (url: string) => redactQuery(url, isSecret);
     if (opts.debug) {
       app.addHook('onRequest', (request, _reply, done) => {
         request.log.debug({ channel: 'request', method: request.method, url: loggedUrl(request.url) }, `Matched route "${request.routeOptions.url ?? '(none)'}".`);

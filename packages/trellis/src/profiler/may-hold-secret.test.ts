@@ -49,6 +49,9 @@ const variants: [string, RequestSnapshot][] = [
   ['a response body spelling a key with \\u escapes', { ...clean, response: { ...clean.response!, payload: '{"pass\\u0077ord":"abc123"}', size: 26 } }],
   ['a body field named like the profiler header', { ...clean, request: { ...clean.request, body: { 'x-debug-token': 'abc123' } } }],
   ['secrets an app collector found', { ...clean, secrets: ['abc123'] }],
+  ['a secret in the Referer query', { ...clean, request: { ...clean.request, headers: { ...clean.request.headers, referer: 'http://127.0.0.1/reset?token=abc123' } } }],
+  ['a secret in a Location header', { ...clean, response: { ...clean.response!, headers: { ...clean.response!.headers, location: '/next?api_key=abc123' } } }],
+  ['a secret after a raw # in the request target', { ...clean, request: { ...clean.request, url: '/books?page=1#&password=abc123', query: {} } }],
   // A trusted proxy's X-Forwarded-Proto makes the protocol; a `?` in it hides the query from a test of the absolute URL.
   ['a secret in the URL behind a protocol holding "?"', { ...clean, request: { ...clean.request, protocol: 'http?a=', url: '/books?api_key=abc123', query: {} } }],
 ];

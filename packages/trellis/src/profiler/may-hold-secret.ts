@@ -1,4 +1,4 @@
-import { Redaction, secretJsonKeys } from './redact.ts';
+import { Redaction, secretJsonKeys, URL_HEADERS } from './redact.ts';
 
 /**
  * Credential headers as JSON keys: redacted whatever the key list says (redact.ts). Header names
@@ -93,6 +93,33 @@ export function mayHoldSecret(snapshot: SnapshotText, redactKeys: readonly strin
   const { payload } = snapshot;
   if (payload !== null && (redaction.mayNameSecretInJson(payload) || payload.includes('\\u'))) return true;
   // The query may hold a parameter the parsed query lacks (a schema removed it, or the app did).
-  for (const url of [snapshot.requestUrl, snapshot.url]) if (url.includes('?') && redaction.url(url) !== url) return true;
+  for (const url of [snapshot.requestUrl, snapshot.url]) if (redaction.url(url) !== url) return true;
+  return urlHeaderMayHoldSecret(text, redaction);
+}
+
+/** The keys of URL-valued headers as JSON writes them, each followed by its value. */
+const URL_HEADER_KEYS = [...URL_HEADERS].map((name) => `"${name}":`);
+
+/**
+ * Whether a URL-valued header (Referer, Location, Content-Location) holds a secret-named query
+ * parameter, which redaction removes (redact.ts): each such key's string value is read back from
+ * the text and tested as a URL. A value that is not a plain string counts as yes.
+ */
+function urlHeaderMayHoldSecret(text: string, redaction: Redaction): boolean {
+  for (const key of URL_HEADER_KEYS) {
+    for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + key.length)) {
+      const start = at + key.length;
+      if (text[start] !== '"') return true;
+      let end = start + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      let value: unknown;
+      try {
+        value = JSON.parse(text.slice(start, end + 1));
+      } catch {
+        return true;
+      }
+      if (typeof value !== 'string' || redaction.url(value) !== value) return true;
+    }
+  }
   return false;
 }

@@ -8,6 +8,12 @@ const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-
  * fragment: redacting them hid the token on its own page and made every profile a scrubbing pass.
  */
 const PROFILER_HEADERS = new Set(['x-debug-token', 'x-debug-token-link', 'x-previous-debug-token']);
+/**
+ * Headers whose values are URLs: their secret-named query parameters are redacted as the
+ * request's own are. A Referer carries the previous page's query (`/reset?token=…`) into every
+ * request that page makes; Location and Content-Location may echo one back.
+ */
+export const URL_HEADERS = new Set(['referer', 'location', 'content-location']);
 /** How deep `fields` looks; deeper subtrees are redacted whole (see `fields`). */
 const MAX_DEPTH = 32;
 /** How deep `scrub` looks: profiles nest `fields`' output in a few levels of their own. */
@@ -72,7 +78,8 @@ export class Redaction {
       if (value !== undefined && !PROFILER_HEADERS.has(lower) && (SECRET_HEADERS.has(lower) || this.#isSecret(lower))) {
         this.#remember(value, lower);
         out[name] = REDACTED;
-      } else out[name] = value;
+      } else if (typeof value === 'string' && URL_HEADERS.has(lower)) out[name] = this.url(value);
+      else out[name] = value;
     }
     return out;
   }
