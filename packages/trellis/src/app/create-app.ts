@@ -50,15 +50,17 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   const logger = options.logger ?? createLogger({ level: config.logLevel, captureRequestRecords: config.debug });
   const tls = options.tls === undefined ? await tlsCredentials(config, options.varDir) : options.tls;
 
+  const checkEveryMs = Math.min(1000, Math.max(100, Math.round(config.requestTimeoutMs / 10)));
   const serverOptions: FastifyServerOptions & { http?: ServerOptions } = {
     loggerInstance: logger,
     // One line per request, written by requestLogPlugin when the response is done.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     // A client that stops sending (a stalled body, a slowloris) is cut off instead of holding a
-    // socket forever: the socket closes after this long without a byte, and a request still
-    // incomplete after it is answered 408 by Node.
-    connectionTimeout: config.requestTimeoutMs,
+    // socket forever: the socket closes after this long without a byte. Two checks later than
+    // the request deadline below, so that a request still incomplete is answered 408 first; at
+    // the same time, the idle socket was closed silently before Node's check could answer.
+    connectionTimeout: config.requestTimeoutMs + 2 * checkEveryMs,
     requestTimeout: config.requestTimeoutMs,
     // A whole-request deadline (RFC 9110 §15.5.9, 408): headers and body must both arrive within
     // REQUEST_TIMEOUT, however slowly they dribble. Node checks open requests only every
@@ -67,7 +69,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
     http: {
       headersTimeout: config.requestTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.round(config.requestTimeoutMs / 10))),
+      connectionsCheckingInterval: checkEveryMs,
     },
     return503OnClosing: true,
     exposeHeadRoutes: true,

@@ -68,6 +68,15 @@ test('a body dribbled a byte at a time is cut at the deadline, 408', async () =>
   assert.match(r.response, /^HTTP\/1\.1 408 Request Timeout/);
 });
 
+test('a request that stops sending, in its headers or its body, is answered 408 before its socket is closed', async () => {
+  const stalledHeaders = await dribble('GET /hello HTTP/1.1\r\nHost: a.test\r\nX-Half: ', '', 1000);
+  const stalledBody = await dribble('POST /echo HTTP/1.1\r\nHost: a.test\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"a":', '', 1000);
+  for (const r of [stalledHeaders, stalledBody]) {
+    assert.ok(r.closedAfterMs >= LIMIT_MS - 100 && r.closedAfterMs <= CUT_WITHIN_MS, `closed after ${r.closedAfterMs} ms`);
+    assert.match(r.response, /^HTTP\/1\.1 408 Request Timeout/);
+  }
+});
+
 test('a slow request that completes within the deadline is answered; a kept-alive connection is not sent a 408', async () => {
   const body = '{"a":1}';
   const text = `POST /echo HTTP/1.1\r\nHost: a.test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
