@@ -21,7 +21,7 @@ const depthOf = (request: FastifyRequest) => request.server.trellis?.config.json
 
 /** Reads and parses a JSON body: the size limit, then the depth limit, then the syntax (400s and 413). */
 export async function readJsonBody(request: FastifyRequest, stream: Readable): Promise<unknown> {
-  const text = await readBody(stream, limitOf(request), request.headers['content-length']);
+  const text = await readBody(stream, limitOf(request), request.headers['content-length'], request.headers['content-encoding']);
   publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
   return parseJsonBody(text, depthOf(request));
 }
@@ -35,7 +35,7 @@ export function jsonStreamParser(request: FastifyRequest, payload: Readable, don
 /** text/plain, as a string (Fastify's default, with our limit and errors). */
 export function textStreamParser(request: FastifyRequest, payload: Readable, done: Done): void {
   if (bodyDeferred(request)) return done(null, payload);
-  readBody(payload, limitOf(request), request.headers['content-length']).then((text) => done(null, text), (error: Error) => done(error));
+  readBody(payload, limitOf(request), request.headers['content-length'], request.headers['content-encoding']).then((text) => done(null, text), (error: Error) => done(error));
 }
 
 /** Any other media type: 415 (RFC 9110 §15.5.16), or, for a deferred route, the handler decides. */

@@ -33,6 +33,8 @@ test('each code has its status and exception class', () => {
   assert.equal(HttpError.of('route_not_found', { method: 'GET', path: '/' }).status, 404);
   assert.equal(HttpError.of('invalid_host', { host: '' }).status, 400);
   assert.equal(HttpError.of('body_too_large', { limit: 1 }).status, 413);
+  assert.equal(HttpError.of('unsupported_content_encoding', { encoding: 'gzip' }).status, 415);
+  assert.equal(HttpError.of('unsupported_content_encoding', { encoding: 'gzip' }).message, 'The content-coding "gzip" is not supported: send the request body without a Content-Encoding.');
   assert.equal(HttpError.of('not_acceptable', { accept: 'x', supported: 'y' }).status, 406);
 });
 

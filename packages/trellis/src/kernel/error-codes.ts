@@ -105,6 +105,13 @@ export const errorCodes = {
     message: (p) =>
       `The content-type "${p.contentType}" is not supported. Supported MIME types are ${p.supported}.`,
   },
+  // RFC 9110 §15.5.16: a content coding the server does not decode is refused, with the codings
+  // it accepts in Accept-Encoding (§12.5.3); read as identity, a gzip body was parsed as garbage.
+  unsupported_content_encoding: {
+    status: 415,
+    className: 'UnsupportedMediaTypeHttpException',
+    message: (p) => `The content-coding "${p.encoding}" is not supported: send the request body without a Content-Encoding.`,
+  },
   not_acceptable: {
     status: 406,
     className: 'NotAcceptableHttpException',

@@ -1,12 +1,24 @@
 import type { Readable } from 'node:stream';
 import { HttpError } from './http-error.ts';
 
+/** The first content coding listed other than `identity` (RFC 9110 §8.4), or null when none is. */
+function unsupportedCoding(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  for (const part of header.split(',')) {
+    const coding = part.trim().toLowerCase();
+    if (coding !== '' && coding !== 'identity') return coding.length <= 40 ? coding : `${coding.slice(0, 39)}…`;
+  }
+  return null;
+}
+
 /**
  * Reads a request body as UTF-8 text, at most `limit` bytes: a Content-Length over the limit is
  * refused before a byte is read, a body that grows past it is refused as soon as it does (413,
- * RFC 9110 §15.5.14). What is left unread is Node's to discard when the response ends.
+ * RFC 9110 §15.5.14). A body in a content coding (gzip…) is refused unread, 415. What is left unread is Node's to discard when the response ends.
  */
-export function readBody(stream: Readable, limit: number, contentLength: string | undefined): Promise<string> {
+export function readBody(stream: Readable, limit: number, contentLength: string | undefined, contentEncoding?: string): Promise<string> {
+  const coding = unsupportedCoding(contentEncoding);
+  if (coding !== null) return Promise.reject(HttpError.of('unsupported_content_encoding', { encoding: coding }, { headers: { 'accept-encoding': 'identity' } }));
   if (contentLength !== undefined && Number(contentLength) > limit) return Promise.reject(HttpError.of('body_too_large', { limit }));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

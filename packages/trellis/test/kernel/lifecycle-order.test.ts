@@ -96,4 +96,21 @@ describe('lifecycle order: nothing about the body is looked at before routing an
     const tooBig = await send('POST', '/books', 'admin', 'application/ld+json', `{"title":"${'x'.repeat(70_000)}"}`);
     assert.equal(tooBig.statusCode, 413);
   });
+
+  test('a body in a content coding is refused unread (415 with Accept-Encoding), after access control, on every reader', async () => {
+    const coded = (method: string, url: string, user: string, type: string, encoding: string) =>
+      app.inject({ method: method as 'POST', url, headers: { 'content-type': type, 'content-encoding': encoding, accept: 'application/ld+json', ...(tokens.has(user) ? { authorization: tokens.get(user)! } : {}) }, payload: '{}' });
+    // A resource operation (its body read after the checks) and a plain JSON route (/auth).
+    for (const [method, url, user, type] of [['POST', '/books', 'admin', 'application/ld+json'], ['PATCH', '/books/1', 'admin', 'application/merge-patch+json'], ['POST', '/auth', 'anonymous', 'application/json']] as const) {
+      const r = await coded(method, url, user, type, 'gzip');
+      assert.equal(r.statusCode, 415, `${method} ${url}: ${r.body}`);
+      assert.equal(r.headers['accept-encoding'], 'identity');
+      assert.equal(r.json().detail, 'The content-coding "gzip" is not supported: send the request body without a Content-Encoding.');
+    }
+    assert.equal((await coded('POST', '/books', 'admin', 'application/ld+json', 'identity, DEFLATE')).json().detail, 'The content-coding "deflate" is not supported: send the request body without a Content-Encoding.');
+    // Access control still comes first; identity is no coding at all.
+    assert.equal((await coded('POST', '/books', 'anonymous', 'application/ld+json', 'gzip')).statusCode, 401);
+    assert.equal((await coded('POST', '/books', 'alice', 'application/ld+json', 'gzip')).statusCode, 403);
+    assert.equal((await coded('POST', '/books', 'admin', 'application/ld+json', 'identity')).statusCode, 422);
+  });
 });
