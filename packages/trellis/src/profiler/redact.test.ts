@@ -59,9 +59,25 @@ test('a text body is redacted as JSON when it parses, else as name=value pairs (
   assert.equal(r.text('email=a%40b.c&password=hunter22&remember=1'), 'email=a%40b.c&password=[redacted]&remember=1');
   assert.equal(r.text('user=ann\r\npass%77ord=line-pass\r\nnote=x'), 'user=ann\r\npass%77ord=[redacted]\r\nnote=x');
   assert.equal(r.text(' {"api_key":"k-998877","n":1}'), '{\n  "api_key": "[redacted]",\n  "n": 1\n}');
-  assert.equal(r.text('{"password":"unterminated'), '{"password":"unterminated', 'not JSON and no pair: kept, it names nothing');
   assert.equal(r.text('just words, no secret'), 'just words, no secret');
   assert.equal(r.scrub('echo: hunter22, line-pass, k-998877'), 'echo: [redacted], [redacted], [redacted]');
+});
+
+test('text of any other shape has the value after a secret-named key replaced where it stands, whatever the content type said', () => {
+  const r = new Redaction(DEFAULT_SECRET_KEYS);
+  // JSON cut short or malformed (sent as text/plain): the same field redacted as in JSON.
+  assert.equal(r.text('{"email":"a","password":"TXTSECRET123"'), '{"email":"a","password":"[redacted]"');
+  assert.equal(r.text('{"password":"unterminated'), '{"password":"[redacted]');
+  assert.equal(r.text("{'Api_Key': 'k-1234', 'n': 1,}"), "{'Api_Key': '[redacted]', 'n': 1,}");
+  // key: value lines (YAML, headers pasted in a body), any case; escaped quotes stay inside the value.
+  // A line with `=` is a form pair first: its value runs to the next `&`.
+  assert.equal(r.text('user: ann\nPassword: hunter2 \nsession_id=abc; path=/'), 'user: ann\nPassword: [redacted] \nsession_id=[redacted]');
+  assert.equal(r.text('session: s-42, secret:"q u"'), 'session: [redacted], secret:"[redacted]"');
+  assert.equal(r.text('{"token":"a\\"b", "x": 1'), '{"token":"[redacted]", "x": 1');
+  assert.equal(r.text('a token: nothing after it'), 'a token: [redacted] after it', 'prose that reads as a key and a value is redacted: more, never less');
+  assert.equal(r.text('no secret here: plain words'), 'no secret here: plain words');
+  // What was removed is scrubbed from the rest of the profile too.
+  assert.equal(r.scrub('seen TXTSECRET123 and hunter2 and k-1234'), 'seen [redacted] and [redacted] and [redacted]');
 });
 
 test('past the depth limit a subtree is redacted whole, never kept', () => {

@@ -110,7 +110,9 @@ export class Redaction {
   /**
    * A body that arrived as text (`text/plain`, a form, anything a parser left a string), with its
    * secrets replaced: JSON is redacted field by field, `name=value&…` pairs by name. Text of any
-   * other shape is kept: redaction is by name, and such text names nothing.
+   * other shape (JSON cut short or malformed, `password: …` lines, YAML) has the value after each
+   * secret-named key replaced where it stands: the same credential is redacted whatever the
+   * Content-Type it was declared with.
    */
   text(body: string): string {
     const trimmed = body.trimStart();
@@ -118,15 +120,30 @@ export class Redaction {
       try {
         return JSON.stringify(this.fields(JSON.parse(body)), null, 2);
       } catch {
-        // Not JSON after all: it may still be pairs.
+        // Not JSON after all: it may still be pairs, or keys with values.
       }
     }
-    if (!body.includes('=')) return body;
     // A form may be sent with line breaks between pairs (text/plain forms, RFC 7578's ancestors).
-    return body
-      .split(/(\r?\n)/)
-      .map((line) => (line.includes('=') ? redactPairs(line, (name) => this.#isSecret(name.trim()), (value, name) => this.#remember(value, name)) : line))
-      .join('');
+    const paired = !body.includes('=')
+      ? body
+      : body
+          .split(/(\r?\n)/)
+          .map((line) => (line.includes('=') ? redactPairs(line, (name) => this.#isSecret(name.trim()), (value, name) => this.#remember(value, name)) : line))
+          .join('');
+    return this.#keyedValues(paired);
+  }
+
+  /** `key: value`, `"key": "value"`, `key=value` in free text, with a secret-named key: the value replaced. */
+  #keyedValues(text: string): string {
+    const keyed = keyedValuePattern(this.#pattern);
+    if (keyed === null) return text;
+    keyed.lastIndex = 0;
+    return text.replace(keyed, (_all, quote: string, key: string, separator: string, value: string) => {
+      const open = value[0] === '"' || value[0] === "'" ? value[0] : '';
+      const inner = open && value.length > 1 && value.endsWith(open) ? value.slice(1, -1) : value.slice(open.length);
+      if (inner !== '') this.#remember(inner, key.toLowerCase());
+      return `${quote}${key}${quote}${separator}${open}${REDACTED}${open && value.length > 1 && value.endsWith(open) ? open : ''}`;
+    });
   }
 
   /**
@@ -204,6 +221,21 @@ export function secretJsonKeys(keys: readonly string[]): RegExp {
   let scanner = scanners.get(keys);
   if (!scanner) scanners.set(keys, (scanner = new RegExp(keyPatterns(keys)[1].source, 'g')));
   return scanner;
+}
+const keyedPatterns = new WeakMap<RegExp, RegExp | null>();
+
+/**
+ * For free text: an optionally quoted key holding a fragment, a `:` or `=`, and its value (a
+ * quoted string, possibly cut short, or a bare word). Case-insensitive on the text as it is (a
+ * lower-cased copy may not keep every character's offset). A value already "[redacted]" is left.
+ */
+function keyedValuePattern(fragments: RegExp): RegExp | null {
+  let keyed = keyedPatterns.get(fragments);
+  if (keyed === undefined) {
+    keyed = fragments.source === '(?!)' ? null : new RegExp(`(["']?)([\\w.-]*(?:${fragments.source})[\\w.-]*)\\1(\\s*[:=]\\s*)(?!\\[redacted\\])("(?:[^"\\\\\\n]|\\\\.)*"?|'[^'\\n]*'?|[^\\s,;&}\\]]+)`, 'gi');
+    keyedPatterns.set(fragments, keyed);
+  }
+  return keyed;
 }
 const MAX_VERDICTS = 4096;
 const verdictCache = new WeakMap<RegExp, Map<string, boolean>>();
