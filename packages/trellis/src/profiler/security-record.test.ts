@@ -26,3 +26,11 @@ test('an object just over the limit only once escaped is still named, not kept',
   const record = decisionRecord(event({ id: 1, body: '"'.repeat(2100) }, null), 1) as { object: unknown };
   assert.equal(record.object, 'object #1');
 });
+
+test('an object that throws while it is walked is named, never thrown out of the profiler', () => {
+  const hostile = { id: 3, get body(): string {
+    throw new Error('getter refused');
+  } };
+  const record = decisionRecord(event(hostile, null), 1) as { object: unknown };
+  assert.equal(record.object, 'object #3');
+});

@@ -46,8 +46,9 @@ const MAX_OBJECT_CHARS = 4096;
  */
 function kept(value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (jsonLongerThan(value, MAX_OBJECT_CHARS)) return subjectName(value);
   try {
+    // Inside the try: a getter or a proxy may throw while it is walked, as while it is encoded.
+    if (jsonLongerThan(value, MAX_OBJECT_CHARS)) return subjectName(value);
     const text = JSON.stringify(value);
     return text === undefined ? null : text.length <= MAX_OBJECT_CHARS ? JSON.parse(text) : subjectName(value);
   } catch {
