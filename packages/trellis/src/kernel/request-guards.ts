@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.ts';
 import { ForwardedAddressError, forwardedFor, xForwardedFor } from '../http/forwarded.ts';
 import { toIpv4Form } from '../http/ip-matcher.ts';
-import { validatedOrigin } from './request-origin.ts';
+import { requestHost, validatedOrigin } from './request-origin.ts';
 
 export interface GuardOptions {
   readonly trustedHosts: readonly RegExp[];
@@ -71,7 +71,7 @@ export function guardRequest(request: FastifyRequest, options: GuardOptions): st
   // RFC 9112 §3.2: a request with more than one Host field is a 400. Node keeps the first and
   // drops the rest, so they are counted in the raw list (HTTP/2 has :authority, not Host).
   if (request.raw.httpVersionMajor === 1 && hostFieldCount(request.raw.rawHeaders) > 1) throw HttpError.of('duplicate_host');
-  const host = request.host;
+  const host = requestHost(request);
   if (host && !isValidHost(host)) throw HttpError.of('invalid_host', { host });
   if (options.trustedHosts.length > 0) {
     const name = hostnameOf(host ?? '');

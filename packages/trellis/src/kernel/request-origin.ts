@@ -12,6 +12,20 @@ export function originOf(request: FastifyRequest): string {
   return request.trellisOrigin;
 }
 
+/** `http://` or `https://` at the start of a request target, any case: its absolute form. */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
+
+/**
+ * The host a request names: RFC 9112 §3.2.2, a request-target in absolute form (`GET
+ * http://a.test/x`, what clients send to a proxy) names its own, and an origin server MUST ignore
+ * the Host field then. Otherwise Fastify's host (the Host field, or X-Forwarded-Host from a
+ * trusted proxy). Links, the Host checks and the profiler's rebinding guard all judge this one.
+ */
+export function requestHost(request: FastifyRequest): string | undefined {
+  const absolute = ABSOLUTE_FORM.exec(request.raw.url ?? '');
+  return absolute ? absolute[1] : request.host;
+}
+
 /**
  * The origin of a request whose Host was validated. A request without Host (HTTP/1.0, which may
  * omit it; HTTP/1.1 without one never gets here, RFC 9112 §3.2) is named by the address it reached.

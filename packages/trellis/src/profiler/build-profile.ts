@@ -12,6 +12,8 @@ export interface BuildOptions {
 /** The absolute URL of the request (scheme, host, path, query), as the client addressed it. */
 export function absoluteUrl(snapshot: RequestSnapshot): string {
   const r = snapshot.request;
+  // A target in absolute form (RFC 9112 §3.2.2) is the absolute URL already.
+  if (/^https?:\/\//i.test(r.url)) return r.url;
   return r.host ? `${r.protocol}://${r.host}${r.url}` : r.url;
 }
 

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 import { accessGate } from './access-gate.ts';
+import { requestHost } from '../kernel/request-origin.ts';
 import { rebindingGuard } from './rebinding-guard.ts';
 import type { Kysely } from 'kysely';
 import { ExplainSigner } from './explain/explain-signer.ts';
@@ -99,7 +100,7 @@ export const profilerPlugin = fp(
     const gate = accessGate(settings.allow);
     // The client's address, and a Host no rebound DNS name can fake (rebinding-guard.ts).
     const safeHost = rebindingGuard(config.trustedHosts.length > 0);
-    const mayOpen = (request: FastifyRequest) => gate(request.clientIp) && safeHost(request.host);
+    const mayOpen = (request: FastifyRequest) => gate(request.clientIp) && safeHost(requestHost(request));
     // The live view's feed: a shared store's (Redis: every process writing to it), else this
     // process's, published where snapshots are handed on.
     const local = storage.openFeed ? null : new LocalProfileFeed();

@@ -107,6 +107,26 @@ for (const mode of ['debug', 'production'] as const) {
       if (mode === 'debug') assert.match(r.headers.get('x-debug-token-link')![0]!, new RegExp(`^http://127\\.0\\.0\\.1:${port}/_profiler/[0-9a-f]{6}$`));
     });
 
+    test('a request-target in absolute form names the host, not the Host field (RFC 9112 §3.2.2)', async () => {
+      const r = await raw(port, get('shop.test', 'http://api.test:8080/hello'));
+      assert.equal(r.status, 200, r.body);
+      assert.deepEqual(r.headers.get('link'), ['<http://api.test:8080/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"']);
+      // Its host is validated as a Host is, and must pass TRUSTED_HOSTS where it is set.
+      assert.equal(JSON.parse((await raw(port, get('shop.test', 'HTTP://exa%61mple.com/hello'))).body).detail, 'Invalid Host "exa%61mple.com".');
+      assert.equal(JSON.parse((await raw(trustedPort, get('shop.test', 'http://evil.example/hello'))).body).detail, 'Untrusted Host "evil.example".');
+      assert.equal((await raw(trustedPort, get('evil.example', 'http://shop.test/hello'))).status, 200);
+      if (mode === 'debug') {
+        // The profiler's rebinding guard judges it too: a loopback Host field does not open the
+        // profiler to a target naming another host, and the reverse does.
+        assert.equal((await raw(port, get(`127.0.0.1:${port}`, 'http://evil.example/_profiler/search'))).status, 404);
+        assert.equal((await raw(port, get('evil.example', `http://127.0.0.1:${port}/_profiler/search`))).status, 200);
+        // Its profile names the URL as the client wrote it, once.
+        const token = (await raw(port, get('shop.test', 'http://api.test:8080/hello?x=1'))).headers.get('x-debug-token')![0]!;
+        await app.profiler!.settled();
+        assert.equal((await app.profiler!.read(token))!.url, 'http://api.test:8080/hello?x=1');
+      }
+    });
+
     test('HTTP/1.1 without Host is a 400 (RFC 9112 §3.2)', async () => {
       const r = await raw(port, 'GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n');
       assert.equal(r.status, 400);
