@@ -12,8 +12,11 @@ export function originOf(request: FastifyRequest): string {
   return request.trellisOrigin;
 }
 
-/** `http://` or `https://` at the start of a request target, any case: its absolute form. */
-const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
+/**
+ * `http://` or `https://` at the start of a request target, any case: its absolute form. Its
+ * host is what follows userinfo, which is never the host (and never echoed in a message).
+ */
+const ABSOLUTE_FORM = /^https?:\/\/(?:[^/?#@]*@)?([^/?#]*)/i;
 
 /**
  * The host a request names: RFC 9112 §3.2.2, a request-target in absolute form (`GET

@@ -115,6 +115,9 @@ for (const mode of ['debug', 'production'] as const) {
       assert.equal(JSON.parse((await raw(port, get('shop.test', 'HTTP://exa%61mple.com/hello'))).body).detail, 'Invalid Host "exa%61mple.com".');
       assert.equal(JSON.parse((await raw(trustedPort, get('shop.test', 'http://evil.example/hello'))).body).detail, 'Untrusted Host "evil.example".');
       assert.equal((await raw(trustedPort, get('evil.example', 'http://shop.test/hello'))).status, 200);
+      // Userinfo is not the host, and is echoed in no message.
+      const withUser = await raw(trustedPort, get('shop.test', 'http://user:pw-1234@evil.example/hello'));
+      assert.equal(JSON.parse(withUser.body).detail, 'Untrusted Host "evil.example".');
       if (mode === 'debug') {
         // The profiler's rebinding guard judges it too: a loopback Host field does not open the
         // profiler to a target naming another host, and the reverse does.
