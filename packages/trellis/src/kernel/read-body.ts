@@ -14,7 +14,8 @@ function unsupportedCoding(header: string | undefined): string | null {
 /**
  * Reads a request body as UTF-8 text, at most `limit` bytes: a Content-Length over the limit is
  * refused before a byte is read, a body that grows past it is refused as soon as it does (413,
- * RFC 9110 §15.5.14). A body in a content coding (gzip…) is refused unread, 415. What is left unread is Node's to discard when the response ends.
+ * RFC 9110 §15.5.14). A body in a content coding (gzip…) is refused unread, 415. What is left
+ * unread is Node's to discard when the response ends.
  */
 export function readBody(stream: Readable, limit: number, contentLength: string | undefined, contentEncoding?: string): Promise<string> {
   const coding = unsupportedCoding(contentEncoding);

@@ -25,8 +25,12 @@ const ABSOLUTE_FORM = /^https?:\/\/(?:[^/?#@]*@)?([^/?#]*)/i;
  * trusted proxy). Links, the Host checks and the profiler's rebinding guard all judge this one.
  */
 export function requestHost(request: FastifyRequest): string | undefined {
-  const absolute = ABSOLUTE_FORM.exec(request.raw.url ?? '');
-  return absolute ? absolute[1] : request.host;
+  return absoluteFormHost(request.raw.url ?? '') ?? request.host;
+}
+
+/** The host of a request-target in absolute form (`http://a.test/x` names `a.test`), else undefined. */
+export function absoluteFormHost(target: string): string | undefined {
+  return ABSOLUTE_FORM.exec(target)?.[1];
 }
 
 /**

@@ -5,13 +5,6 @@ import { DEFAULT_SECRET_KEYS, secretKeyMatcher } from '../logging/redact-secrets
 import { HttpError } from './http-error.ts';
 import { requestPath, routedPathOf } from './routed-path.ts';
 
-const matchers = new WeakMap<readonly string[], (name: string) => boolean>();
-function matcherFor(keys: readonly string[]): (name: string) => boolean {
-  let matcher = matchers.get(keys);
-  if (!matcher) matchers.set(keys, (matcher = secretKeyMatcher(keys)));
-  return matcher;
-}
-
 /** The order methods are listed in an Allow header, whatever order routes were declared in. */
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'];
 const rank = (m: string) => {
@@ -95,7 +88,7 @@ export function routingError(request: FastifyRequest, routes: RouteMap): HttpErr
   }
   // Symfony names the referring page in the message; its query may carry a credential
   // (`/reset?token=…`), and the message is logged and profiled: redacted as a request URL is.
-  const referer = request.headers.referer === undefined ? undefined : redactQuery(request.headers.referer, matcherFor(request.server.trellis?.config.profiler.redactKeys ?? DEFAULT_SECRET_KEYS));
+  const referer = request.headers.referer === undefined ? undefined : redactQuery(request.headers.referer, secretKeyMatcher(request.server.trellis?.config.profiler.redactKeys ?? DEFAULT_SECRET_KEYS));
   const cause = HttpError.of('routing_resource_not_found', { path });
   return HttpError.of('route_not_found', { method, path, referer }, { cause });
 }

@@ -21,12 +21,20 @@ export const DEFAULT_SECRET_KEYS: readonly string[] = [
   'session',
 ];
 
+const matchers = new WeakMap<readonly string[], (key: string) => boolean>();
+
+/** Whether a key contains one of the fragments, case-insensitively; one matcher per key list. */
 export function secretKeyMatcher(keys: readonly string[] = DEFAULT_SECRET_KEYS): (key: string) => boolean {
-  const normalized = keys.map((k) => k.toLowerCase());
-  return (key) => {
-    const k = key.toLowerCase();
-    return normalized.some((fragment) => k.includes(fragment));
-  };
+  let matcher = matchers.get(keys);
+  if (!matcher) {
+    const normalized = keys.map((k) => k.toLowerCase());
+    matcher = (key) => {
+      const k = key.toLowerCase();
+      return normalized.some((fragment) => k.includes(fragment));
+    };
+    matchers.set(keys, matcher);
+  }
+  return matcher;
 }
 
 const defaultMatcher = secretKeyMatcher();

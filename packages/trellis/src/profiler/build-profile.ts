@@ -1,3 +1,4 @@
+import { absoluteFormHost } from '../kernel/request-origin.ts';
 import type { DataCollector } from './data-collector.ts';
 import type { Profile, ProfileSummary } from './profile.ts';
 import type { ProfiledRequest, RequestSnapshot } from './profiled-request.ts';
@@ -13,7 +14,7 @@ export interface BuildOptions {
 export function absoluteUrl(snapshot: RequestSnapshot): string {
   const r = snapshot.request;
   // A target in absolute form (RFC 9112 §3.2.2) is the absolute URL already.
-  if (/^https?:\/\//i.test(r.url)) return r.url;
+  if (absoluteFormHost(r.url) !== undefined) return r.url;
   return r.host ? `${r.protocol}://${r.host}${r.url}` : r.url;
 }
 

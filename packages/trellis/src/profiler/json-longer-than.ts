@@ -24,7 +24,7 @@ export function jsonLongerThan(value: unknown, limit: number): boolean {
     if (v === null || typeof v !== 'object') return over(4);
     if (depth >= MAX_DEPTH) return over(limit + 1);
     // What toJSON returns is not known without calling it: counted as nothing (a lower bound).
-    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+    if (hasToJson(v)) return false;
     if (over(2)) return true;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) if ((i > 0 && over(1)) || walk(omitted(v[i]) ? null : v[i], depth + 1)) return true;
@@ -34,7 +34,8 @@ export function jsonLongerThan(value: unknown, limit: number): boolean {
     for (const key in v) {
       if (!Object.hasOwn(v, key)) continue;
       const item = (v as Record<string, unknown>)[key];
-      if (omitted(item) || (typeof item === 'object' && item !== null && typeof (item as { toJSON?: unknown }).toJSON === 'function')) continue;
+      // A toJSON may return undefined, which leaves the key out too: neither is counted.
+      if (omitted(item) || hasToJson(item)) continue;
       if (over(key.length + (first ? 3 : 4)) || walk(item, depth + 1)) return true;
       first = false;
     }
@@ -47,4 +48,8 @@ export function jsonLongerThan(value: unknown, limit: number): boolean {
 /** Left out of an object by JSON.stringify (written as null in an array). */
 function omitted(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';
+}
+
+function hasToJson(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function';
 }

@@ -135,7 +135,6 @@ export class Redaction {
 
   /** `key: value`, `"key": "value"`, `key=value` in free text, with a secret-named key: the value replaced. */
   #keyedValues(text: string): string {
-    KEYED_VALUE.lastIndex = 0;
     return text.replace(KEYED_VALUE, (all: string, quote: string, key: string, separator: string, value: string) => {
       if (!this.#isSecret(key)) return all;
       const open = value[0] === '"' || value[0] === "'" ? value[0] : '';
@@ -222,6 +221,7 @@ export function secretJsonKeys(keys: readonly string[]): RegExp {
   if (!scanner) scanners.set(keys, (scanner = new RegExp(keyPatterns(keys)[1].source, 'g')));
   return scanner;
 }
+
 /**
  * For free text: an optionally quoted key, a `:` or `=`, and its value (a quoted string, possibly
  * cut short, or a bare word); whether the key is secret is asked of each match. A key starts only
@@ -231,6 +231,7 @@ export function secretJsonKeys(keys: readonly string[]): RegExp {
  * value already "[redacted]" (a form pair) is left.
  */
 const KEYED_VALUE = /(?<![\w.-])(["']?)([\w.-]+)\1(\s*[:=]\s*)(?!\[redacted\])("(?:[^"\\\n]|\\.)*"?|'[^'\n]*'?|[^\s,;&}\]]+)/g;
+
 const MAX_VERDICTS = 4096;
 const verdictCache = new WeakMap<RegExp, Map<string, boolean>>();
 
