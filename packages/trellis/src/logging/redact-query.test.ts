@@ -34,3 +34,13 @@ test('redactPairs reports each removed value as sent', () => {
   assert.equal(redactPairs('a=1&token=t%20x', isSecret, (v, n) => seen.push(`${n}:${v}`)), 'a=1&token=[redacted]');
   assert.deepEqual(seen, ['token:t%20x']);
 });
+
+test('the userinfo of an absolute URL is a credential: a password, or a lone name (a token), is redacted', () => {
+  const seen: string[] = [];
+  assert.equal(redactQuery('http://ann:pw-1234@a.test/books?page=2', isSecret, (v) => seen.push(v)), 'http://ann:[redacted]@a.test/books?page=2');
+  assert.equal(redactQuery('https://ghp_TOKEN123@a.test/x', isSecret, (v) => seen.push(v)), 'https://[redacted]@a.test/x');
+  assert.deepEqual(seen, ['pw-1234', 'ghp_TOKEN123']);
+  assert.equal(redactQuery('http://a.test/path@x?y=1', isSecret), 'http://a.test/path@x?y=1', 'an @ in the path is not userinfo');
+  assert.equal(redactQuery('/books?x=a@b', isSecret), '/books?x=a@b');
+  assert.equal(redactQuery('http://ann:@a.test/', isSecret), 'http://ann:@a.test/');
+});

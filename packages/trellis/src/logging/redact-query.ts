@@ -30,9 +30,33 @@ export function redactPairs(pairs: string, isSecret: (name: string) => boolean, 
  * line or a stored profile may show. Everything from the first `?` or `#` on is read as pairs,
  * each `#`-separated part on its own: a client may send a raw `#` in the request target (browsers
  * never do), and the query parser then reads the pairs after it as parameters; and a fragment
- * may hold pairs too (`#access_token=…`, OAuth's implicit flow).
+ * may hold pairs too (`#access_token=…`, OAuth's implicit flow). The userinfo of an absolute URL
+ * is redacted too.
  */
 export function redactQuery(url: string, isSecret: (name: string) => boolean, onSecret?: (value: string, name: string) => void): string {
+  return redactPairsAfterQuery(redactUserinfo(url, onSecret), isSecret, onSecret);
+}
+
+/** `scheme://userinfo@` at the start of an absolute URL (an absolute-form target, a Referer). */
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i;
+
+/**
+ * RFC 3986 §3.2.1: a password in userinfo is a credential in clear (and a token is often sent as
+ * the user name, `https://<token>@host`): `user:password@` keeps the user, a lone name is
+ * replaced whole.
+ */
+function redactUserinfo(url: string, onSecret?: (value: string, name: string) => void): string {
+  const m = USERINFO.exec(url);
+  if (!m || m[2] === '') return url;
+  const info = m[2]!;
+  const colon = info.indexOf(':');
+  const secret = colon < 0 ? info : info.slice(colon + 1);
+  if (secret === '') return url;
+  onSecret?.(secret, 'userinfo');
+  return `${m[1]}${colon < 0 ? REDACTED : `${info.slice(0, colon)}:${REDACTED}`}@${url.slice(m[0].length)}`;
+}
+
+function redactPairsAfterQuery(url: string, isSecret: (name: string) => boolean, onSecret?: (value: string, name: string) => void): string {
   const q = url.indexOf('?');
   const h = url.indexOf('#');
   const start = q < 0 ? h : h < 0 ? q : Math.min(q, h);

@@ -1,8 +1,8 @@
 /**
  * Secrets in URLs other than the request's own query: the query of the page a request came from
- * (Referer, which a 404's message also names) and pairs after a raw `#` in the request target
- * (read as parameters by the query parser). Found by an attack pass: both were stored in profiles
- * and written to the log in clear. Stored through the profiler thread (SQLite file), where a
+ * (Referer, which a 404's message also names), pairs after a raw `#` in the request target
+ * (read as parameters by the query parser), and the userinfo of an absolute-form target. Found
+ * by attack passes: each was stored in profiles or written to the log in clear. Stored through the profiler thread (SQLite file), where a
  * snapshot with no secret is stored as it came: that test must see them too.
  */
 import { test } from 'node:test';
@@ -18,6 +18,7 @@ import { allRecords, BROWSER } from './profiler-app.ts';
 
 const REFERER_SECRET = 'REFSECRET123';
 const FRAGMENT_SECRET = 'FRAGSECRET123';
+const USERINFO_SECRET = 'USERSECRET123';
 
 /** One request written as is on a socket (inject would drop what follows a `#`); its status line. */
 function rawGet(port: number, target: string): Promise<string> {
@@ -30,7 +31,7 @@ function rawGet(port: number, target: string): Promise<string> {
   });
 }
 
-test('a secret in the Referer query or after a raw # reaches neither a stored profile, its pages, nor the log', async () => {
+test('a secret in the Referer query, after a raw # or in userinfo reaches neither a stored profile, its pages, nor the log', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trellis-url-secrets-'));
   const lines: string[] = [];
   const config = testConfig({ LOG_LEVEL: 'debug', PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}` });
@@ -48,6 +49,8 @@ test('a secret in the Referer query or after a raw # reaches neither a stored pr
     const fromPage = await app.inject({ url: '/hello', headers: { referer: `http://127.0.0.1:${port}/login?password=${REFERER_SECRET}` } });
     assert.equal(fromPage.statusCode, 200);
     assert.equal(await rawGet(port, `/hello?itemsPerPage=1#&password=${FRAGMENT_SECRET}`), 'HTTP/1.1 200 OK');
+    // An absolute-form target (RFC 9112 §3.2.2) with a password in its userinfo.
+    assert.equal(await rawGet(port, `http://ann:${USERINFO_SECRET}@127.0.0.1:${port}/hello`), 'HTTP/1.1 200 OK');
 
     const records = await allRecords(app);
     assert.ok(records.length >= 3, `profiles stored: ${records.length}`);
@@ -56,19 +59,22 @@ test('a secret in the Referer query or after a raw # reaches neither a stored pr
       const text = JSON.stringify(record);
       assert.equal(text.includes(REFERER_SECRET), false, `stored record ${record?.token} holds the Referer's secret`);
       assert.equal(text.includes(FRAGMENT_SECRET), false, `stored record ${record?.token} holds the secret after #`);
+      assert.equal(text.includes(USERINFO_SECRET), false, `stored record ${record?.token} holds the userinfo password`);
     }
-    for (const token of [...tokens, records.find((r) => r?.url.includes('#'))!.token]) {
+    for (const token of [...tokens, records.find((r) => r?.url.includes('#'))!.token, records.find((r) => r?.url.includes('ann:'))!.token]) {
       const pages = await Promise.all(
         ['.json', '.har', '?panel=request', '?panel=exception', '?panel=logs'].map(async (tail) => (await app.inject({ url: `/_profiler/${token}${tail}`, headers: { accept: tail.startsWith('.') ? '*/*' : BROWSER } })).body),
       );
       for (const page of pages) {
-        assert.equal(page.includes(REFERER_SECRET) || page.includes(FRAGMENT_SECRET), false, `a page of ${token} shows a secret`);
+        assert.equal(page.includes(REFERER_SECRET) || page.includes(FRAGMENT_SECRET) || page.includes(USERINFO_SECRET), false, `a page of ${token} shows a secret`);
       }
       assert.match(pages[2]!, /\[redacted\]/, 'the request panel shows where a value was removed');
     }
     const log = lines.join('');
     assert.equal(log.includes(REFERER_SECRET), false, 'the log holds the Referer secret');
     assert.equal(log.includes(FRAGMENT_SECRET), false, 'the log holds the secret after #');
+    assert.equal(log.includes(USERINFO_SECRET), false, 'the log holds the userinfo password');
+    assert.match(log, new RegExp(`GET http://ann:\\[redacted\\]@127\\.0\\.0\\.1:${port}/hello 200`));
     assert.match(log, /GET \/hello\?itemsPerPage=1#&password=\[redacted\] 200/);
   } finally {
     await app.close();
