@@ -5,6 +5,7 @@ import { htmlErrorFormat, problemJsonErrorFormat } from '../errors/default-error
 import type { ErrorFormat } from '../errors/error-format.ts';
 import { handleError } from './error-handler.ts';
 import { registerBodyParsers } from './body-parsers.ts';
+import { markedHandler } from './marked-handler.ts';
 import type { RequestScope } from './request-scope.ts';
 import { RouteMap, routingError, type RouteGate } from './routing-errors.ts';
 import type {} from '../security/user.ts';
@@ -79,6 +80,7 @@ export const kernelPlugin = fp(
 
     app.addHook('onRoute', (route) => {
       routes.add(route.method, route.url, route.config?.gate);
+      route.handler = markedHandler(route.handler);
     });
 
     registerBodyParsers(app);

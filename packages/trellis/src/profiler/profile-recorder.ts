@@ -1,4 +1,3 @@
-import diagnostics from 'node:diagnostics_channel';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { subscribe } from '../observe/channels.ts';
@@ -78,6 +77,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
 
   const unsubscribe = [
     observeHttpClient(() => currentProfile.getStore()),
+    // Phase marks come from the kernel: guard, parse, firewall, and handler (kernel/marked-handler.ts).
     subscribe('phase', (e) => {
       const ctx = contexts.get(e.request);
       if (!ctx) return;
@@ -159,18 +159,6 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     if (ctx.request.clientIp === '') return;
     ctx.cpu = mayProfileCpu!(ctx.request) && startCpuSampling(ctx) ? 'sampling' : null;
   }
-  // The parse and firewall marks come from `trellis:phase` (published by the body parser and the
-  // firewall), the handler mark from Fastify's own tracing channel: no hook of ours per phase.
-  const handlerStart = (message: unknown) => {
-    const ctx = contexts.get((message as { request: FastifyRequest }).request);
-    if (!ctx) return;
-    ctx.mark('handler');
-    if (ctx.cpu === 'asked') startCpu(ctx);
-  };
-  const handlerChannel = diagnostics.tracingChannel('fastify.request.handler');
-  const handlerSubscribers = { start: handlerStart, end() {}, asyncStart() {}, asyncEnd() {}, error() {} };
-  handlerChannel.subscribe(handlerSubscribers);
-  unsubscribe.push(() => handlerChannel.unsubscribe(handlerSubscribers));
   app.addHook('onSend', (request, reply, payload, done) => {
     const ctx = contexts.get(request);
     if (ctx && keep !== KEEP_ALL && !keep.keeps(reply.statusCode, performance.now() - ctx.origin)) {
