@@ -12,7 +12,7 @@ import { MemoryProfileStorage } from './storage/memory-profile-storage.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { SqliteProfileStorage } from './storage/sqlite-profile-storage.ts';
-import { ThreadProfileSink } from './thread-profile-sink.ts';
+import { profilerThreadOldGenerationMb, ThreadProfileSink } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trellis-profile-sink-'));
@@ -94,6 +94,37 @@ test('a profiler thread that stops on its own is restarted once a minute at most
     sink.send([cleanSnapshotFor('c0c0c3')]);
     await sink.settled();
     assert.equal(await storage.read('c0c0c3'), null);
+  } finally {
+    await sink.close();
+    await storage.close();
+  }
+});
+
+test("the profiler thread's heap bound: 512 MB, or eight times the backlog bound when that is larger", () => {
+  assert.equal(profilerThreadOldGenerationMb(0), 512);
+  assert.equal(profilerThreadOldGenerationMb(32 * 2 ** 20), 512);
+  assert.equal(profilerThreadOldGenerationMb(64 * 2 ** 20), 512);
+  assert.equal(profilerThreadOldGenerationMb(100 * 2 ** 20), 800);
+  assert.equal(profilerThreadOldGenerationMb(2 ** 30), 8192);
+});
+
+test('one profile of more than 64 MB (an eighth of the thread heap bound) is not sent to the thread: counted, said once, the others stored', async () => {
+  const dsn = `sqlite:${join(dir, `too-large-${n++}.db`)}`;
+  const lines: string[] = [];
+  const log = { warn: (_: unknown, m: string) => lines.push(m), error: (_: unknown, m: string) => lines.push(m) } as unknown as WriterLog;
+  const sink = new ThreadProfileSink({ ...build, dsn, retention }, log);
+  const storage = await openProfileStorage(dsn, retention);
+  try {
+    const small = cleanSnapshotFor('a1a1a1');
+    const huge = { ...cleanSnapshotFor('b2b2b2'), logs: [{ time: 0, level: 'info', channel: 'app', message: 'dump', context: { dump: 'x'.repeat(65 * 2 ** 20) } }] };
+    sink.send([huge, small]);
+    sink.send([{ ...huge, token: 'c3c3c3' }]);
+    await sink.settled();
+    assert.equal((await storage.read('a1a1a1'))?.token, 'a1a1a1');
+    assert.equal(await storage.read('b2b2b2'), null);
+    assert.equal(await storage.read('c3c3c3'), null);
+    assert.equal(sink.dropped, 2);
+    assert.deepEqual(lines, ['A profile of 65.0 MB is larger than the profiler thread takes (64 MB): not recorded.']);
   } finally {
     await sink.close();
     await storage.close();

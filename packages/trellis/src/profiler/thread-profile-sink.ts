@@ -65,6 +65,20 @@ const BATCH_WAIT_MS = 5;
  * a 16 MB heap, tried) does not stop alone, V8 aborts the whole process.
  */
 const YOUNG_GENERATION_MB = 16;
+/**
+ * The thread's old generation bound, in MB: at least 512, and eight times the backlog bound, so
+ * that the largest message the thread can be sent (one snapshot, at most an eighth of this: see
+ * `send`) is far inside it. V8 aborts the whole process when one allocation cannot fit a worker's
+ * bound, so the bound is not there to be reached. It is there because V8 sizes a heap's growth by
+ * its bound: after each full collection the next one waits until the heap has grown by a factor
+ * that V8 scales from 1.3 for a bound of 128 MB to 4 for 1 GB and over (heap-controller.cc,
+ * MaxGrowingFactor). Left at the process's bound, the thread's heap swung between its live 30 MB
+ * and 120 MB under 900 KB uploads, almost all of it garbage; bounded at 512 MB, between 38 and
+ * 64 MB, for the same stored profiles.
+ */
+export function profilerThreadOldGenerationMb(maxBacklogBytes: number): number {
+  return Math.max(512, Math.ceil((8 * maxBacklogBytes) / 2 ** 20));
+}
 /** A thread that failed is started again at most once per this long; failing again sooner, it stays stopped. */
 const RESTART_AFTER_MS = 60_000;
 /**
@@ -96,6 +110,7 @@ export class ThreadProfileSink implements ProfileSink {
   #dead = false;
   #closing = false;
   readonly #refusals = new OncePerInterval(10_000);
+  readonly #tooLarge = new OncePerInterval(10_000);
   #batch: string[] = [];
   #payloads: (string | null)[] = [];
   #facts: (string | number | null)[] = [];
@@ -106,6 +121,8 @@ export class ThreadProfileSink implements ProfileSink {
   #sizesHead = 0;
   #backlogBytes = 0;
   readonly #maxBacklogBytes: number;
+  /** The largest snapshot sent: an eighth of the thread's heap bound. */
+  readonly #maxSnapshotBytes: number;
   #refused = 0;
   #threadDropped = 0;
   /** What threads that were replaced had dropped. */
@@ -114,13 +131,17 @@ export class ThreadProfileSink implements ProfileSink {
   constructor(data: ProfilerThreadData, log: WriterLog, maxBacklogBytes = DEFAULT_MAX_BACKLOG_BYTES, threadModule: URL | string = siblingModule('profiler-thread', import.meta.url)) {
     this.#log = log;
     this.#maxBacklogBytes = maxBacklogBytes;
+    this.#maxSnapshotBytes = (profilerThreadOldGenerationMb(maxBacklogBytes) * 2 ** 20) / 8;
     this.#data = data;
     this.#threadModule = threadModule;
     this.#worker = this.#start();
   }
 
   #start(): Worker {
-    const worker = new Worker(this.#threadModule, { workerData: this.#data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const worker = new Worker(this.#threadModule, {
+      workerData: this.#data,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: profilerThreadOldGenerationMb(this.#maxBacklogBytes) },
+    });
     worker.unref();
     worker.on('message', (message: FromProfilerThread) => {
       if (worker !== this.#worker) return;
@@ -184,7 +205,7 @@ export class ThreadProfileSink implements ProfileSink {
       if (this.#full()) return this.#refuse(snapshots.length - i);
       // An error sub-request shares its parent's response and exception (the same objects): sent
       // once, with the parent (see SnapshotFacts.inherits).
-      const inherits =
+      const inherits: boolean =
         main !== null &&
         whole.parentToken === main.token &&
         whole.response !== null &&
@@ -193,11 +214,15 @@ export class ThreadProfileSink implements ProfileSink {
         whole.startTime - main.startTime < INHERIT_WITHIN_MS;
       const { snapshot, payload } = inherits ? { snapshot: { ...whole, response: null, exception: [] }, payload: null } : withoutPayload(whole);
       const text = this.#encode(snapshot);
-      if (whole.parentToken === null) main = text === null ? null : whole;
-      if (text === null) continue;
+      const bytes: number = text === null ? 0 : text.length + (payload?.length ?? 0);
+      // One snapshot of more than an eighth of the thread's heap bound (a log record carrying a
+      // huge object) is not sent: decoding it could exceed the bound (profilerThreadOldGenerationMb).
+      const tooLarge = bytes > this.#maxSnapshotBytes;
+      if (tooLarge) this.#refuseLarge(bytes);
+      if (whole.parentToken === null) main = text === null || tooLarge ? null : whole;
+      if (text === null || tooLarge) continue;
       this.#batch.push(text);
       this.#payloads.push(payload);
-      const bytes = text.length + (payload?.length ?? 0);
       this.#sizes.push(bytes);
       this.#backlogBytes += bytes;
       pushFacts(this.#facts, snapshot, inherits);
@@ -220,6 +245,12 @@ export class ThreadProfileSink implements ProfileSink {
     }
     if (this.#batch.length >= BATCH_SIZE) this.#post();
     else if (this.#batch.length > 0) this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
+  }
+
+  #refuseLarge(bytes: number): void {
+    this.#refused++;
+    if (this.#tooLarge.hit() === null) return;
+    this.#log.warn({ channel: 'profiler', notRecorded: this.#refused }, `A profile of ${(bytes / 2 ** 20).toFixed(1)} MB is larger than the profiler thread takes (${(this.#maxSnapshotBytes / 2 ** 20).toFixed(0)} MB): not recorded.`);
   }
 
   readonly #post = (): void => {
