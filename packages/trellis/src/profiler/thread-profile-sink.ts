@@ -71,7 +71,7 @@ const YOUNG_GENERATION_MB = 16;
  * `send`) is far inside it. V8 aborts the whole process when one allocation cannot fit a worker's
  * bound, so the bound is not there to be reached. It is there because V8 sizes a heap's growth by
  * its bound: after each full collection the next one waits until the heap has grown by a factor
- * that V8 scales from 1.3 for a bound of 128 MB to 4 for 1 GB and over (heap-controller.cc,
+ * that V8 scales with the bound, from 1.3 for small bounds to 4 for large ones (heap-controller.cc,
  * MaxGrowingFactor). Left at the process's bound, the thread's heap swung between its live 30 MB
  * and 120 MB under 900 KB uploads, almost all of it garbage; bounded at 512 MB, between 38 and
  * 64 MB, for the same stored profiles.
