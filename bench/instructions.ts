@@ -11,14 +11,16 @@
  * server, valgrind runs code ~100 times slower); not part of `npm test`. Needs valgrind.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCH_JWT_SECRET, bookshopFixture } from './lib/bookshop-fixture.ts';
+import { URL_LINE } from './lib/server-process.ts';
 import { DEBUG_ENV, profilerEnv, type ProfilerStore } from './scenarios/server-specs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,12 +67,10 @@ async function counted(env: Record<string, string>, n: number, dir: string): Pro
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
+  // The server announces its URL as every bench server does (server-process.ts, announceUrl).
   const url = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const found = /http:\/\/[0-9.]+:\d+/.exec(out);
-      if (found) done(found[0]);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith(URL_LINE)) done(line.slice(URL_LINE.length).trim());
     });
     child.once('exit', (code) => fail(new Error(`the server under valgrind exited (${code}) before announcing its URL`)));
   });
@@ -80,11 +80,11 @@ async function counted(env: Record<string, string>, n: number, dir: string): Pro
   child.kill('SIGTERM');
   await exited;
   // Thread 1 is the request thread (callgrind numbers threads from 1, in creation order).
-  const file = readdirSync(dir).find((f) => f === `cg.${child.pid}-01`);
-  if (!file) throw new Error(`callgrind wrote no file for the request thread in ${dir}`);
-  const text = readFileSync(join(dir, file), 'utf8');
+  const file = join(dir, `cg.${child.pid}-01`);
+  if (!existsSync(file)) throw new Error(`callgrind wrote no file for the request thread in ${dir}`);
+  const text = readFileSync(file, 'utf8');
   const total = Number(/^summary: (\d+)/m.exec(text)?.[1]);
-  const annotated = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', join(dir, file)], { maxBuffer: 256 * 2 ** 20 }).toString();
+  const annotated = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { maxBuffer: 256 * 2 ** 20 }).toString();
   const gcLine = annotated.split('\n').find((line) => line.includes('v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace'));
   const gc = gcLine ? Number(gcLine.trim().split(' ')[0]!.replace(/,/g, '')) : 0;
   return { total, gc };
