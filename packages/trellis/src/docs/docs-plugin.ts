@@ -4,6 +4,7 @@ import { OUTPUT_FORMATS } from '../formats/output-formats.ts';
 import { addVary } from '../http/vary.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { HttpError } from '../kernel/http-error.ts';
+import { routeNotFound } from '../kernel/routing-errors.ts';
 import { etagOf, noneMatch } from '../resources/conditional.ts';
 import type { ResourceDefinition } from '../resources/define-resource.ts';
 import { originOf } from '../resources/link-header.ts';
@@ -133,7 +134,7 @@ export const docsPlugin = fp(
     app.get('/docs/assets/:file', async (request, reply) => {
       const { file } = request.params as { file: string };
       const asset = docsAsset(file);
-      if (asset === null) throw HttpError.of('route_not_found', { method: request.method, path: request.url.split('?')[0] });
+      if (asset === null) throw routeNotFound(request);
       const { v } = request.query as { v?: unknown };
       // Versioned URLs (the page's) never change; a bare URL is revalidated.
       const versioned = typeof v === 'string' && v.startsWith(`${SWAGGER_UI_VERSION}-`) && v.endsWith(asset.etag.slice(1, 9));

@@ -86,9 +86,19 @@ export function routingError(request: FastifyRequest, routes: RouteMap): HttpErr
     // RFC 9110 §15.5.6: a 405 response MUST carry Allow.
     return HttpError.of('method_not_allowed', { method, path, allow }, { cause, headers: { allow } });
   }
+  return routeNotFound(request, path);
+}
+
+/**
+ * The 404 of a request nothing answers: no route, or a route with nothing behind the name it was
+ * given (an unknown asset, context or theme). The message names the path as sent, never the whole
+ * target: an absolute-form one may carry userinfo, a raw `#` pairs after it, and the message is
+ * logged and profiled.
+ */
+export function routeNotFound(request: FastifyRequest, path = requestPath(request.url)): HttpError {
   // Symfony names the referring page in the message; its query may carry a credential
-  // (`/reset?token=…`), and the message is logged and profiled: redacted as a request URL is.
+  // (`/reset?token=…`): redacted as a request URL is.
   const referer = request.headers.referer === undefined ? undefined : redactQuery(request.headers.referer, secretKeyMatcher(request.server.trellis?.config.profiler.redactKeys ?? DEFAULT_SECRET_KEYS));
   const cause = HttpError.of('routing_resource_not_found', { path });
-  return HttpError.of('route_not_found', { method, path, referer }, { cause });
+  return HttpError.of('route_not_found', { method: request.method, path, referer }, { cause });
 }

@@ -7,7 +7,7 @@ import { entrypointContext, errorContext, resourceContext } from '../formats/jso
 import { jsonldErrorFormat } from '../formats/jsonld/jsonld-error-format.ts';
 import { jsonapiErrorFormat } from '../formats/jsonapi/jsonapi-error-format.ts';
 import { OUTPUT_FORMATS } from '../formats/output-formats.ts';
-import { HttpError } from '../kernel/http-error.ts';
+import { routeNotFound } from '../kernel/routing-errors.ts';
 import { addVary } from '../http/vary.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import { FormatNegotiator } from './format-negotiator.ts';
@@ -66,7 +66,7 @@ export const resourcesPlugin = fp(
       const { name } = request.params as { name: string };
       const [base, ext] = name.endsWith('.jsonld') ? [name.slice(0, -'.jsonld'.length), 'jsonld'] : [name, null];
       const build = contexts.get(base);
-      if (build === undefined) throw HttpError.of('route_not_found', { method: request.method, path: request.url.split('?')[0] });
+      if (build === undefined) throw routeNotFound(request);
       if (ext === null) negotiator.choose(request, 'jsonld');
       addVary(reply, 'Accept');
       return reply.type('application/ld+json; charset=utf-8').send(JSON.stringify(build(`${originOf(request)}/docs.jsonld#`)));

@@ -81,3 +81,39 @@ test('a secret in the Referer query, after a raw # or in userinfo reaches neithe
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a short userinfo password and pairs after a raw # reach neither the request panel\'s path nor a 404 message from a route with nothing behind its name', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-url-secrets-'));
+  const lines: string[] = [];
+  const config = testConfig({ LOG_LEVEL: 'debug', PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}` });
+  const logger = createLogger({ level: 'debug', captureRequestRecords: true, destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) });
+  const app = await createApp({ config, tls: null, logger });
+  app.get('/hello', async () => ({ hello: 'world' }));
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    // Too short to be scrubbed from the whole profile by value: only where it stands can it go.
+    const target = `http://ann:q7@127.0.0.1:${port}`;
+    assert.equal(await rawGet(port, `${target}/hello`), 'HTTP/1.1 200 OK');
+    assert.equal(await rawGet(port, `${target}/docs/assets/nope.js`), 'HTTP/1.1 404 Not Found');
+    assert.equal(await rawGet(port, `/docs/assets/nope.js#&password=${FRAGMENT_SECRET}`), 'HTTP/1.1 404 Not Found');
+    assert.equal(await rawGet(port, `${target}/_profiler/theme/nope`), 'HTTP/1.1 404 Not Found');
+
+    const records = await allRecords(app);
+    const hello = records.find((r) => r?.url.endsWith('/hello'))!;
+    const built = (await app.inject({ url: `/_profiler/${hello.token}.json` })).json() as { collectors: { request: { path: string; url: string } } };
+    assert.equal(built.collectors.request.path, '/hello');
+    assert.equal(built.collectors.request.url, `http://ann:[redacted]@127.0.0.1:${port}/hello`);
+    for (const record of records) {
+      const text = JSON.stringify(record);
+      assert.equal(text.includes('ann:q7@') || text.includes(FRAGMENT_SECRET), false, `stored record ${record?.token} holds a secret`);
+    }
+    const log = lines.join('');
+    assert.equal(log.includes('ann:q7@') || log.includes(FRAGMENT_SECRET), false, 'the log holds a secret');
+    assert.match(log, /No route found for \\"GET \/docs\/assets\/nope\.js\\"/);
+    assert.match(log, /No route found for \\"GET \/_profiler\/theme\/nope\\"/);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
-import { HttpError } from '../../kernel/http-error.ts';
+import { routeNotFound } from '../../kernel/routing-errors.ts';
 import { isTheme, THEME_COOKIE } from './profiler-theme.ts';
 
 const ONE_YEAR = 365 * 24 * 3600;
@@ -33,7 +33,7 @@ export function backTo(referer: unknown, origin: string): string {
 export function themeRoute(app: FastifyInstance, page: RouteShorthandOptions): void {
   app.get<{ Params: { theme: string } }>('/_profiler/theme/:theme', page, async (request, reply) => {
     const { theme } = request.params;
-    if (!isTheme(theme)) throw HttpError.of('route_not_found', { method: request.method, path: request.url.split('?')[0]! });
+    if (!isTheme(theme)) throw routeNotFound(request);
     const cookie = `${THEME_COOKIE}=${theme}; Path=/_profiler; Max-Age=${theme === 'auto' ? 0 : ONE_YEAR}; SameSite=Lax; HttpOnly`;
     return reply.header('set-cookie', cookie).redirect(backTo(request.headers.referer, request.trellisOrigin), 303);
   });

@@ -2,6 +2,7 @@ import type { DataCollector } from '../../data-collector.ts';
 import { captureParsedBody, type CapturedBody } from '../../capture-body.ts';
 import type { Redaction } from '../../redact.ts';
 import { requestCookies } from '../../cookies.ts';
+import { requestPath } from '../../../kernel/routed-path.ts';
 
 export interface RequestData {
   readonly method: string;
@@ -43,7 +44,8 @@ export const requestCollector: DataCollector<RequestData> = {
     return {
       method: r.method,
       url: redaction.url(r.url),
-      path: r.url.split('?', 1)[0]!,
+      // Never the target itself: an absolute-form one may carry userinfo, a raw `#` pairs after it.
+      path: requestPath(r.url),
       query: redaction.fields(r.query),
       headers: redaction.headers(r.headers),
       body: ctx.subRequest ? subRequestBody(r.body, redaction) : captureParsedBody(r.body, r.bodyNote, ctx.maxBodyBytes, redaction, receivedBytes(r.headers['content-length'])),
