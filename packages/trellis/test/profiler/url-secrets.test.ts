@@ -31,16 +31,21 @@ function rawGet(port: number, target: string): Promise<string> {
   });
 }
 
-test('a secret in the Referer query, after a raw # or in userinfo reaches neither a stored profile, its pages, nor the log', async () => {
+/** A debug app storing profiles in a SQLite file through the profiler thread, listening, its log kept. */
+async function listening() {
   const dir = mkdtempSync(join(tmpdir(), 'trellis-url-secrets-'));
   const lines: string[] = [];
   const config = testConfig({ LOG_LEVEL: 'debug', PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}` });
   const logger = createLogger({ level: 'debug', captureRequestRecords: true, destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) });
   const app = await createApp({ config, tls: null, logger });
   app.get('/hello', async () => ({ hello: 'world' }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, dir, lines, port: (app.server.address() as AddressInfo).port };
+}
+
+test('a secret in the Referer query, after a raw # or in userinfo reaches neither a stored profile, its pages, nor the log', async () => {
+  const { app, dir, lines, port } = await listening();
   try {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (app.server.address() as AddressInfo).port;
 
     const notFound = await app.inject({ url: '/nothere', headers: { referer: `http://127.0.0.1:${port}/reset?token=${REFERER_SECRET}&step=2` } });
     assert.equal(notFound.statusCode, 404);
@@ -83,15 +88,8 @@ test('a secret in the Referer query, after a raw # or in userinfo reaches neithe
 });
 
 test('a short userinfo password and pairs after a raw # reach neither the request panel\'s path nor a 404 message from a route with nothing behind its name', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'trellis-url-secrets-'));
-  const lines: string[] = [];
-  const config = testConfig({ LOG_LEVEL: 'debug', PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}` });
-  const logger = createLogger({ level: 'debug', captureRequestRecords: true, destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) });
-  const app = await createApp({ config, tls: null, logger });
-  app.get('/hello', async () => ({ hello: 'world' }));
+  const { app, dir, lines, port } = await listening();
   try {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (app.server.address() as AddressInfo).port;
     // Too short to be scrubbed from the whole profile by value: only where it stands can it go.
     const target = `http://ann:q7@127.0.0.1:${port}`;
     assert.equal(await rawGet(port, `${target}/hello`), 'HTTP/1.1 200 OK');
