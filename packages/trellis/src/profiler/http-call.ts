@@ -66,7 +66,7 @@ function subscribeHttpClient(scopeNow: () => ProfileScope | undefined): () => vo
   const open = new WeakMap<object, { record: HttpCallRecord; start: number }>();
   const onCreate = (message: unknown) => {
     const scope = scopeNow();
-    if (!scope || scope.httpCalls.length >= MAX_HTTP_CALLS) return;
+    if (!scope || scope.closed || scope.httpCalls.length >= MAX_HTTP_CALLS) return;
     const request = (message as { request: UndiciRequest }).request;
     const start = performance.now();
     const record: HttpCallRecord = {

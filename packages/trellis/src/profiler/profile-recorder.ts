@@ -164,6 +164,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     if (ctx && keep !== KEEP_ALL && !keep.keeps(reply.statusCode, performance.now() - ctx.origin)) {
       // Not kept: no profile, so no X-Debug-Token pointing at one.
       contexts.delete(request);
+      ctx.scope.close();
       if (ctx.cpu === 'sampling') stopCpuSampling(ctx);
     } else if (ctx) {
       ctx.mark('respond');
@@ -244,6 +245,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
         // Parent first: with equal start times, store order makes the sub-request the newer one.
         const exception = ctx.exception();
         const family = withLargeBodyCut([ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception())));
+        ctx.scope.close();
         if (collectors.length === 0) {
           batch.push(...family);
           continue;

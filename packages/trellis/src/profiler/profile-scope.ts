@@ -31,16 +31,18 @@ export const MAX_QUERIES = 1000;
  * every timer, pooled socket or promise created while it ran; when the store was the request's
  * whole profile context (request, body, response), each of those kept a 900 KB upload alive past
  * the young generation, and RSS under a load of large writes grew by some 200 MB with the profiler
- * on and nothing recorded (PROFILER_SAMPLE=0).
+ * on and nothing recorded (PROFILER_SAMPLE=0). For the same reason it is closed once its request
+ * is recorded (`close`): what it gathered then belongs to the snapshot alone.
  */
 export class ProfileScope {
   /** `performance.now()` at the request's start, the origin of `atMs`. */
   readonly origin: number;
-  readonly queries: QueryRecord[] = [];
+  queries: QueryRecord[] = [];
   /** Queries past MAX_QUERIES, counted only. */
   queriesOver = 0;
   /** Outgoing HTTP requests made while the request ran (http-call.ts). */
-  readonly httpCalls: HttpCallRecord[] = [];
+  httpCalls: HttpCallRecord[] = [];
+  #closed = false;
 
   constructor(origin: number) {
     this.origin = origin;
@@ -49,7 +51,26 @@ export class ProfileScope {
   /** Runs per statement text, to tell a statement's second run (when its origin is taken). */
   #runs: Map<string, number> | null = null;
 
+  /** Whether the request was recorded (or not kept): later events are not filed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Lets go of what the scope gathered, once the request's snapshot holds it (or the request is
+   * not kept). The scope itself stays reachable from every async context its request created, a
+   * keep-alive socket's timer among them, until that ends: an upload's query parameters, each a
+   * view into the whole upload, were kept alive so, one per idle connection.
+   */
+  close(): void {
+    this.#closed = true;
+    this.queries = [];
+    this.httpCalls = [];
+    this.#runs = null;
+  }
+
   addQuery(record: (atMs: number) => QueryRecord, durationMs: number, sql: string): void {
+    if (this.#closed) return;
     if (this.queries.length >= MAX_QUERIES) {
       this.queriesOver++;
       return;

@@ -26,8 +26,17 @@ export function isCutParameter(value: unknown): value is CutParameter {
   return typeof value === 'object' && value !== null && typeof (value as CutParameter).cut === 'string' && typeof (value as CutParameter).length === 'number';
 }
 
+/**
+ * The first MAX_PARAMETER_CHARS of a long text as a string of its own. V8 makes a slice of a long
+ * string a view into it, so a kept slice would keep the whole upload alive with it; a string
+ * JSON.parse builds owns its characters (and JSON carries lone surrogates both ways).
+ */
+function beginningOf(text: string): string {
+  return JSON.parse(JSON.stringify(text.slice(0, MAX_PARAMETER_CHARS))) as string;
+}
+
 function bounded(value: unknown): unknown {
-  if (typeof value === 'string') return value.length <= MAX_PARAMETER_CHARS ? value : ({ cut: value.slice(0, MAX_PARAMETER_CHARS), length: value.length } satisfies CutParameter);
+  if (typeof value === 'string') return value.length <= MAX_PARAMETER_CHARS ? value : ({ cut: beginningOf(value), length: value.length } satisfies CutParameter);
   if (ArrayBuffer.isView(value)) return { binary: value.byteLength } satisfies BinaryParameter;
   if (value instanceof ArrayBuffer) return { binary: value.byteLength } satisfies BinaryParameter;
   if (typeof value !== 'object' || value === null || value instanceof Date) return value;
@@ -39,7 +48,7 @@ function bounded(value: unknown): unknown {
     return String(value);
   }
   if (text === undefined || text.length <= MAX_PARAMETER_CHARS) return value;
-  return { cut: text.slice(0, MAX_PARAMETER_CHARS), length: text.length } satisfies CutParameter;
+  return { cut: beginningOf(text), length: text.length } satisfies CutParameter;
 }
 
 /**
