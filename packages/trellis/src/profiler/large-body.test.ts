@@ -28,3 +28,15 @@ test('smaller bodies, and bodies already noted, are left to the profiler thread'
   const unknownLength = snapshotWith({ a: 1 }, Number.NaN);
   assert.equal(cutLargeBody(unknownLength, 1024, DEFAULT_SECRET_KEYS), unknownLength);
 });
+
+test('an ASCII body is cut at exactly the limit; a multi-byte one at the last whole character within it', () => {
+  const ascii = cutLargeBody(snapshotWith('a'.repeat(10_000), 10_000), 1024, DEFAULT_SECRET_KEYS).request.body as string;
+  assert.equal(ascii, 'a'.repeat(1024));
+  // Two bytes each in UTF-8, after one ASCII byte: 511 of them fit 1,023 bytes, a 512th would not.
+  const accented = cutLargeBody(snapshotWith(`x${'é'.repeat(5000)}`, 10_001), 1024, DEFAULT_SECRET_KEYS).request.body as string;
+  assert.equal(accented, `x${'é'.repeat(511)}`);
+  assert.equal(Buffer.byteLength(accented), 1023);
+  // A character beyond the BMP (four bytes, two UTF-16 units) is kept whole or not at all.
+  const emoji = cutLargeBody(snapshotWith('😀'.repeat(3000), 12_000), 1026, DEFAULT_SECRET_KEYS).request.body as string;
+  assert.equal(emoji, '😀'.repeat(256));
+});

@@ -3,6 +3,16 @@ import { PARSED_BODY_FACTOR } from './capture-body.ts';
 import { boundedJson } from './bounded-json.ts';
 import { Redaction } from './redact.ts';
 
+/** Text whose UTF-8 bytes are its characters, one each. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The longest beginning of `head` that fits `maxBytes` of UTF-8. */
+function utf8Prefix(head: string, maxBytes: number): string {
+  const bytes = Buffer.from(head);
+  // A cut inside a multi-byte character decodes to U+FFFD: drop it.
+  return bytes.length <= maxBytes ? head : bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+}
+
 /**
  * A request body far larger than a profile keeps (PROFILER_MAX_BODY × PARSED_BODY_FACTOR, by its
  * Content-Length) is redacted and cut here, on the request thread, before the snapshot is handed
@@ -21,9 +31,8 @@ export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, re
   // beginning is encoded: a UTF-8 byte is at least one UTF-16 unit, so maxBodyBytes units hold it.
   const text = typeof r.body === 'string' ? redaction.text(r.body) : boundedJson(redaction.fields(r.body), maxBodyBytes + 1);
   const head = text.length > maxBodyBytes ? text.slice(0, maxBodyBytes + 1) : text;
-  const bytes = Buffer.from(head);
-  // A cut inside a multi-byte character decodes to U+FFFD: drop it.
-  const kept = bytes.length <= maxBodyBytes ? head : bytes.subarray(0, maxBodyBytes).toString('utf8').replace(/\uFFFD$/, '');
+  // ASCII (most JSON) is cut by characters: no UTF-8 copy of the head to find where.
+  const kept = ASCII.test(head) ? head.slice(0, maxBodyBytes) : utf8Prefix(head, maxBodyBytes);
   const secrets = redaction.secrets();
   return {
     ...snapshot,

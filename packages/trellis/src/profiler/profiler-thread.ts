@@ -67,14 +67,15 @@ type Parents = Map<string, Parent>;
  * Stores a snapshot as it came when it holds no secret and is no longer than the body limit (a
  * built profile keeps at most that much of each body: a long one is built, and so cut, here).
  */
-function storeOne(w: ProfileWriter, json: string, payload: string | null, facts: SnapshotFacts, parents: Parents): Promise<void> {
-  if (facts.inherits) return storeSubRequest(w, json, facts, parents.get(facts.summary.parent ?? ''));
-  const short = json.length + (payload?.length ?? 0) <= data.maxBodyBytes;
+function storeOne(w: ProfileWriter, json: string, payload: string | null, body: string | null, facts: SnapshotFacts, parents: Parents): Promise<void> {
+  if (facts.inherits) return storeSubRequest(w, json, body, facts, parents.get(facts.summary.parent ?? ''));
+  // A body beside the text was cut from a large one: built, like every text body (facts.textBody).
+  const short = body === null && json.length + (payload?.length ?? 0) <= data.maxBodyBytes;
   if (short && !holdsSecret(json, payload, facts)) {
     if (facts.hasChildren) parents.set(facts.summary.token, { deferred: true, json, payload });
     return w.write(deferredRecord(facts.summary, json, payload));
   }
-  const snapshot = decodeSnapshot(json, payload);
+  const snapshot = decodeSnapshot(json, payload, body);
   if (facts.hasChildren) parents.set(facts.summary.token, { deferred: false, snapshot });
   return w.store(snapshot);
 }
@@ -87,18 +88,18 @@ function holdsSecret(json: string, payload: string | null, facts: SnapshotFacts)
  * A sub-request sent without what it shares with its parent: stored so too when its parent was
  * stored as it came (it is put back when read), else built here with it put back.
  */
-function storeSubRequest(w: ProfileWriter, json: string, facts: SnapshotFacts, parent: Parent | undefined): Promise<void> {
-  if (parent?.deferred && !holdsSecret(json, null, facts)) return w.write(deferredRecord(facts.summary, json, null, true));
-  const own = decodeSnapshot(json, null);
+function storeSubRequest(w: ProfileWriter, json: string, body: string | null, facts: SnapshotFacts, parent: Parent | undefined): Promise<void> {
+  if (body === null && parent?.deferred && !holdsSecret(json, null, facts)) return w.write(deferredRecord(facts.summary, json, null, true));
+  const own = decodeSnapshot(json, null, body);
   // A parent not in the message (the request thread always sends them together) leaves it without.
   const shared = parent === undefined ? null : parent.deferred ? decodeSnapshot(parent.json, parent.payload) : parent.snapshot;
   return w.store(shared ? { ...own, response: shared.response, exception: shared.exception } : own);
 }
 
-function store({ snapshots, payloads, facts }: Extract<ToProfilerThread, { type: 'profiles' }>): Promise<void[]> | null {
+function store({ snapshots, payloads, bodies, facts }: Extract<ToProfilerThread, { type: 'profiles' }>): Promise<void[]> | null {
   if (!writer) return null;
   const parents: Parents = new Map();
-  return Promise.all(snapshots.map((json, i) => storeOne(writer!, json, payloads[i] ?? null, factsAt(facts, i), parents)));
+  return Promise.all(snapshots.map((json, i) => storeOne(writer!, json, payloads[i] ?? null, bodies[i] ?? null, factsAt(facts, i), parents)));
 }
 
 /** Snapshots that arrived with no store to write them to (it could not be opened). */

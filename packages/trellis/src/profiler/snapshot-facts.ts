@@ -37,14 +37,15 @@ const HAS_CHILDREN = 8;
 const TEXT_BODY = 16;
 
 /** Appends the facts of a snapshot, as sent (without what it inherits), to a batch's flat list. */
-export function pushFacts(into: (string | number | null)[], sent: RequestSnapshot, inherits: boolean): void {
+/** `bodyBeside`: the request body, cut on the request thread, travels beside the text (thread-profile-sink.ts). */
+export function pushFacts(into: (string | number | null)[], sent: RequestSnapshot, inherits: boolean, bodyBeside = false): void {
   const s = summaryOf(sent);
   const headers = sent.response?.headers;
   let flags = inherits ? INHERITS : 0;
   if (headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined) flags |= PROFILER_HEADERS;
   if ((sent.secrets?.length ?? 0) > 0) flags |= SECRETS_FOUND;
   if (sent.children.length > 0) flags |= HAS_CHILDREN;
-  if (typeof sent.request.body === 'string' && sent.request.body !== '') flags |= TEXT_BODY;
+  if (bodyBeside || (typeof sent.request.body === 'string' && sent.request.body !== '')) flags |= TEXT_BODY;
   into.push(s.token, s.parent, s.ip, s.method, s.url, s.time, s.statusCode, s.durationMs, sent.request.url, flags);
 }
 

@@ -18,23 +18,49 @@ export interface ProfilerThreadData extends BuildOptions {
 }
 
 /**
- * Snapshots travel as JSON texts (see `#encode`), each response body beside its text: the body is
- * a string already, and a string is posted as one copy where JSON would escape it all again. Beside
- * them goes what the thread needs to store a snapshot without parsing it (snapshot-facts.ts).
+ * Snapshots travel as JSON texts (see `#encode`), each response body beside its text, and so does
+ * a large request body cut on the request thread (large-body.ts): each is a string already, and a
+ * string is posted as one copy where JSON would escape it all again (a 64 KB body cost 150 KB of
+ * short-lived strings to encode, per upload). Beside them goes what the thread needs to store a
+ * snapshot without parsing it (snapshot-facts.ts).
  */
 export type ToProfilerThread =
-  | { readonly type: 'profiles'; readonly snapshots: readonly string[]; readonly payloads: readonly (string | null)[]; readonly facts: readonly (string | number | null)[] }
+  | {
+      readonly type: 'profiles';
+      readonly snapshots: readonly string[];
+      readonly payloads: readonly (string | null)[];
+      /** The cut request body of each snapshot that has one (null for the others). */
+      readonly bodies: readonly (string | null)[];
+      readonly facts: readonly (string | number | null)[];
+    }
   | { readonly type: 'close' };
 
-/** A snapshot without its response body, which travels beside it (see ToProfilerThread). */
-export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null } {
-  const payload = snapshot.response?.payload ?? null;
-  return { snapshot: payload === null ? snapshot : { ...snapshot, response: { ...snapshot.response!, payload: null } }, payload };
+/** A request body cut on the request thread (a string): it travels beside the snapshot. */
+function cutBody(snapshot: RequestSnapshot): string | null {
+  const { body, bodyNote } = snapshot.request;
+  return bodyNote?.kind === 'cut' && typeof body === 'string' ? body : null;
 }
 
-/** A snapshot back from its text, its response body put back in place. */
-export function decodeSnapshot(text: string, payload: string | null): RequestSnapshot {
-  const snapshot = JSON.parse(text) as RequestSnapshot;
+/** A snapshot without its response body and its cut request body, which travel beside it (see ToProfilerThread). */
+export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null; body: string | null } {
+  const payload = snapshot.response?.payload ?? null;
+  const body = cutBody(snapshot);
+  if (payload === null && body === null) return { snapshot, payload, body };
+  return {
+    snapshot: {
+      ...snapshot,
+      ...(payload === null ? {} : { response: { ...snapshot.response!, payload: null } }),
+      ...(body === null ? {} : { request: { ...snapshot.request, body: null } }),
+    },
+    payload,
+    body,
+  };
+}
+
+/** A snapshot back from its text, its response body and cut request body put back in place. */
+export function decodeSnapshot(text: string, payload: string | null, body: string | null = null): RequestSnapshot {
+  const parsed = JSON.parse(text) as RequestSnapshot;
+  const snapshot = body === null ? parsed : { ...parsed, request: { ...parsed.request, body } };
   return snapshot.response === null ? snapshot : { ...snapshot, response: { ...snapshot.response, payload } };
 }
 
@@ -57,14 +83,21 @@ export const DEFAULT_MAX_BACKLOG_BYTES = 32 * 1024 * 1024;
 const BATCH_SIZE = 64;
 const BATCH_WAIT_MS = 5;
 /**
+ * A batch holding this many bytes is posted at once: waiting saves nothing for large snapshots
+ * (their copy costs more than a message), and a snapshot still held when the young generation is
+ * collected is copied and counted as a survivor, which grows it. Under 900 KB uploads (64 KB of
+ * each kept) the main thread's young generation held 73 MB instead of 18 with the profiler off.
+ */
+const POST_NOW_BYTES = 32 * 1024;
+/**
  * The thread's young generation, in MB. Left to itself V8 sized the thread's heap for its
  * allocation rate (every batch deserialised, every profile built and serialised): 152 MB reserved
  * for 25-47 MB live, and the process's RSS grew by 163 MB from 10,000 to 200,000 profiled requests.
- * Capped, the reservation stays near 40 MB, at the same rate. Old space is left uncapped on
- * purpose: a worker that reaches a resource limit with one large allocation (a 64 MB string into
- * a 16 MB heap, tried) does not stop alone, V8 aborts the whole process.
+ * Capped, the reservation stays near 40 MB, at the same rate. 8 rather than 16: under 900 KB
+ * uploads (a 64 KB cut of each built into a profile) the process's peak RSS was 477 MB against
+ * 510-552 MB, for the same profiles stored. Old space is bounded apart (below).
  */
-const YOUNG_GENERATION_MB = 16;
+const YOUNG_GENERATION_MB = 8;
 /**
  * The thread's old generation bound, in MB: at least 512, and eight times the backlog bound, so
  * that the largest message the thread can be sent (one snapshot, at most an eighth of this: see
@@ -112,7 +145,10 @@ export class ThreadProfileSink implements ProfileSink {
   readonly #refusals = new OncePerInterval(10_000);
   readonly #tooLarge = new OncePerInterval(10_000);
   #batch: string[] = [];
+  /** Bytes of the snapshots in `#batch`. */
+  #batchBytes = 0;
   #payloads: (string | null)[] = [];
+  #bodies: (string | null)[] = [];
   #facts: (string | number | null)[] = [];
   #timer: NodeJS.Timeout | null = null;
   #waiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
@@ -181,7 +217,7 @@ export class ThreadProfileSink implements ProfileSink {
     this.#threadDroppedBefore = this.#threadDropped;
     this.#stored = this.#sent;
     // Only what is still batched here (not yet posted) remains in the backlog.
-    this.#sizes = this.#batch.map((text, i) => text.length + (this.#payloads[i]?.length ?? 0));
+    this.#sizes = this.#batch.map((text, i) => text.length + (this.#payloads[i]?.length ?? 0) + (this.#bodies[i]?.length ?? 0));
     this.#sizesHead = 0;
     this.#backlogBytes = this.#sizes.reduce((sum, bytes) => sum + bytes, 0);
     this.#log.error({ err: error ?? undefined, channel: 'profiler', notRecorded: lost }, `The profiler thread stopped (${why}) and was restarted; ${lost.toLocaleString('en-US')} ${lost === 1 ? 'request' : 'requests'} it held went unrecorded.`);
@@ -212,9 +248,9 @@ export class ThreadProfileSink implements ProfileSink {
         whole.response === main.response &&
         whole.exception === main.exception &&
         whole.startTime - main.startTime < INHERIT_WITHIN_MS;
-      const { snapshot, payload } = inherits ? { snapshot: { ...whole, response: null, exception: [] }, payload: null } : withoutPayload(whole);
+      const { snapshot, payload, body } = withoutPayload(inherits ? { ...whole, response: null, exception: [] } : whole);
       const text = this.#encode(snapshot);
-      const bytes: number = text === null ? 0 : text.length + (payload?.length ?? 0);
+      const bytes: number = text === null ? 0 : text.length + (payload?.length ?? 0) + (body?.length ?? 0);
       // One snapshot of more than an eighth of the thread's heap bound (a log record carrying a
       // huge object) is not sent: decoding it could exceed the bound (profilerThreadOldGenerationMb).
       const tooLarge = bytes > this.#maxSnapshotBytes;
@@ -222,12 +258,14 @@ export class ThreadProfileSink implements ProfileSink {
       if (whole.parentToken === null) main = text === null || tooLarge ? null : whole;
       if (text === null || tooLarge) continue;
       this.#batch.push(text);
+      this.#batchBytes += bytes;
       this.#payloads.push(payload);
+      this.#bodies.push(body);
       this.#sizes.push(bytes);
       this.#backlogBytes += bytes;
-      pushFacts(this.#facts, snapshot, inherits);
+      pushFacts(this.#facts, snapshot, inherits, body !== null);
     }
-    if (this.#batch.length >= BATCH_SIZE) this.#post();
+    if (this.#batch.length >= BATCH_SIZE || this.#batchBytes >= POST_NOW_BYTES) this.#post();
     else this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
   }
 
@@ -243,7 +281,7 @@ export class ThreadProfileSink implements ProfileSink {
     if (reported !== null) {
       this.#log.warn({ channel: 'profiler', notRecorded: this.#refused }, `The profiler cannot keep up (${Math.round(this.#backlogBytes / 2 ** 20)} MB, ${this.#sent + this.#batch.length - this.#stored} profiles waiting): ${this.#refused.toLocaleString('en-US')} requests not recorded since start.`);
     }
-    if (this.#batch.length >= BATCH_SIZE) this.#post();
+    if (this.#batch.length >= BATCH_SIZE || this.#batchBytes >= POST_NOW_BYTES) this.#post();
     else if (this.#batch.length > 0) this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
   }
 
@@ -258,12 +296,15 @@ export class ThreadProfileSink implements ProfileSink {
     this.#timer = null;
     const snapshots = this.#batch;
     const payloads = this.#payloads;
+    const bodies = this.#bodies;
     const facts = this.#facts;
     if (snapshots.length === 0 || this.#dead) return;
     this.#batch = [];
+    this.#batchBytes = 0;
     this.#payloads = [];
+    this.#bodies = [];
     this.#facts = [];
-    this.#worker.postMessage({ type: 'profiles', snapshots, payloads, facts } satisfies ToProfilerThread);
+    this.#worker.postMessage({ type: 'profiles', snapshots, payloads, bodies, facts } satisfies ToProfilerThread);
     this.#sent += snapshots.length;
   };
 
@@ -321,7 +362,9 @@ export class ThreadProfileSink implements ProfileSink {
   #stop(): void {
     this.#dead = true;
     this.#batch = [];
+    this.#batchBytes = 0;
     this.#payloads = [];
+    this.#bodies = [];
     this.#facts = [];
     this.#stored = this.#sent;
     this.#wake();

@@ -101,6 +101,26 @@ for (const store of stores) {
       assert.deepEqual(Object.keys(json.collectors), ['request', 'response', 'time', 'cpu', 'exception', 'logs', 'db', 'security', 'router', 'api', 'http_client', 'events', 'route-echo']);
     });
 
+    test('a large upload: its redacted beginning crosses beside the snapshot and is kept, its secret nowhere', async () => {
+      const note = `${'n'.repeat(400 * 1024)}-end`;
+      const payload = JSON.stringify({ password: CANARY, note });
+      const res = await app.inject({ method: 'POST', url: `/echo?run=large-${store.name}`, headers: { 'content-type': 'application/json' }, payload });
+      assert.equal(res.statusCode, 200);
+      await app.profiler!.settled();
+      const json = (await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}.json` })).json();
+      const body = json.collectors.request.body as { text: string; size: number; truncated: boolean };
+      assert.equal(body.size, Buffer.byteLength(payload), 'the size as received');
+      assert.equal(body.truncated, true);
+      assert.equal(body.text.length, 64 * 1024, 'cut at PROFILER_MAX_BODY (ASCII: one byte a character)');
+      assert.ok(body.text === `{\n  "password": "[redacted]",\n  "note": "${'n'.repeat(64 * 1024 - 41)}`, body.text.slice(0, 60));
+      // The echo is cut at 64 KB as sent, then its password redacted (ten characters shorter).
+      const echo = json.collectors.response.body.text as string;
+      assert.equal(echo.length, 64 * 1024 - 10);
+      assert.ok(echo === `{"password":"[redacted]","note":"${'n'.repeat(64 * 1024 - 43)}`, echo.slice(0, 60));
+      const stored = await app.profiler!.storage.read(res.headers['x-debug-token'] as string);
+      assert.equal(stored?.data.includes(CANARY), false, 'the secret is in no stored panel, the echoed response and the log record included');
+    });
+
     test("the app's own collectors run too, and their data is stored redacted", async () => {
       const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: { password: CANARY } });
       const token = res.headers['x-debug-token'] as string;
