@@ -4,6 +4,7 @@ import { currentRequestScope } from '../kernel/request-scope.ts';
 import { channels } from '../observe/channels.ts';
 import type { LogRecord } from './log-record.ts';
 import { redactSecrets } from './redact-secrets.ts';
+import { cutString, MAX_RECORD_CHARS } from './cut-string.ts';
 
 export interface LoggerOptions {
   readonly level: string;
@@ -44,8 +45,8 @@ function toRecord(args: unknown[], level: string, bindings: Record<string, unkno
     time: Date.now(),
     level,
     channel,
-    message: rest.length > 0 ? format(...(rest as [unknown, ...unknown[]])) : '',
-    context: redactSecrets({ ...boundContext, ...context }),
+    message: rest.length > 0 ? cutString(format(...(rest as [unknown, ...unknown[]]))) : '',
+    context: redactSecrets({ ...boundContext, ...context }, undefined, 0, MAX_RECORD_CHARS),
   };
 }
 

@@ -5,6 +5,7 @@ import { isCutParameter } from '../../recorded-query.ts';
 import { runnableSql } from '../../runnable-sql.ts';
 import { stagesOf } from '../../api-record.ts';
 import type { Redaction } from '../../redact.ts';
+import { withoutSecretStart } from '../../without-secret-start.ts';
 
 export interface QueryData {
   readonly sql: string;
@@ -81,19 +82,8 @@ function scrubParameters(parameters: readonly unknown[], redaction: Redaction): 
   return scrubbed.map((p) => (isCutParameter(p) ? { ...p, cut: withoutSecretStart(p.cut, secrets) } : p));
 }
 
-/** `text` without its longest ending that is the beginning of one of `secrets`. */
-export function withoutSecretStart(text: string, secrets: readonly string[]): string {
-  let end = text.length;
-  for (const secret of secrets) {
-    for (let k = Math.min(secret.length - 1, end); k > 0; k--) {
-      if (text.startsWith(secret.slice(0, k), end - k)) {
-        end -= k;
-        break;
-      }
-    }
-  }
-  return end === text.length ? text : `${text.slice(0, end)}[redacted]`;
-}
+
+export { withoutSecretStart };
 
 /** The stage running at `atMs` (ms from the request's start), from the pipeline's stage records. */
 function stageAt(stages: readonly { stage: string; startMs: number; durationMs: number; outcome: string }[], atMs: number): string | null {

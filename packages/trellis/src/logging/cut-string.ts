@@ -1,0 +1,26 @@
+/**
+ * A string longer than a log record keeps (MAX_RECORD_CHARS), kept as its beginning and a note of
+ * its length. A record lives with its request until the profiler hands the request on, and is
+ * encoded whole on the request thread: an app logging the 900 KB body it received put the whole
+ * body into every profile, and into the profiler's backlog.
+ */
+export const MAX_RECORD_CHARS = 4096;
+
+const NOTE = /… \[\d{1,3}(?:,\d{3})* characters\]$/;
+
+/**
+ * `text`'s first `maxChars` characters and the note "… [N characters]". The beginning is a string
+ * of its own: V8 makes a slice of a long string a view into it, which would keep the whole text
+ * alive with the record (a string JSON.parse builds owns its characters).
+ */
+export function cutString(text: string, maxChars = MAX_RECORD_CHARS): string {
+  if (text.length <= maxChars) return text;
+  const beginning = JSON.parse(JSON.stringify(text.slice(0, maxChars))) as string;
+  return `${beginning}… [${text.length.toLocaleString('en-US')} characters]`;
+}
+
+/** Where the beginning of a string `cutString` cut ends (the note's start), or -1 for any other string. */
+export function cutStringEnd(text: string): number {
+  const note = NOTE.exec(text);
+  return note === null ? -1 : note.index;
+}
