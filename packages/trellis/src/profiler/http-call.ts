@@ -79,8 +79,7 @@ function subscribeHttpClient(scopeNow: () => ProfileScope | undefined): () => vo
       responseHeaders: null,
       error: null,
     };
-    scope.httpCalls.push(record);
-    open.set(request, { record, start });
+    if (scope.addHttpCall(record, MAX_HTTP_CALLS)) open.set(request, { record, start });
   };
   const onHeaders = (message: unknown) => {
     const { request, response } = message as { request: object; response: { statusCode: number; headers: unknown } };

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { cutLargeBody } from './large-body.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
@@ -39,4 +41,21 @@ test('an ASCII body is cut at exactly the limit; a multi-byte one at the last wh
   // A character beyond the BMP (four bytes, two UTF-16 units) is kept whole or not at all.
   const emoji = cutLargeBody(snapshotWith('😀'.repeat(3000), 12_000), 1026, DEFAULT_SECRET_KEYS).request.body as string;
   assert.equal(emoji, '😀'.repeat(256));
+});
+
+test('the kept beginning is a string of its own: fifty cut 900 KB text bodies do not keep 45 MB alive', () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const kept: RequestSnapshot[] = [];
+  for (let i = 0; i < 50; i++) {
+    // Each body its own string (a repeat of a shared one would be one allocation).
+    kept.push(cutLargeBody(snapshotWith(`${i}${'t'.repeat(900 * 1024)}`, 900 * 1024 + 2), 64 * 1024, DEFAULT_SECRET_KEYS));
+  }
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.equal(kept.length, 50);
+  assert.equal((kept[49]!.request.body as string).length, 64 * 1024);
+  assert.ok(grown < 15 * 2 ** 20, `${(grown / 2 ** 20).toFixed(1)} MB kept for 50 × 64 KB`);
 });

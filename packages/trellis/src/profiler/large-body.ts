@@ -31,8 +31,9 @@ export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, re
   // beginning is encoded: a UTF-8 byte is at least one UTF-16 unit, so maxBodyBytes units hold it.
   const text = typeof r.body === 'string' ? redaction.text(r.body) : boundedJson(redaction.fields(r.body), maxBodyBytes + 1);
   const head = text.length > maxBodyBytes ? text.slice(0, maxBodyBytes + 1) : text;
-  // ASCII (most JSON) is cut by characters: no UTF-8 copy of the head to find where.
-  const kept = ASCII.test(head) ? head.slice(0, maxBodyBytes) : utf8Prefix(head, maxBodyBytes);
+  // ASCII (most JSON) is cut by characters, no UTF-8 encoding to find where; copied all the same,
+  // for a slice of the body would keep the whole body alive with the snapshot.
+  const kept = ASCII.test(head) ? Buffer.from(head, 'latin1').toString('latin1', 0, maxBodyBytes) : utf8Prefix(head, maxBodyBytes);
   const secrets = redaction.secrets();
   return {
     ...snapshot,

@@ -245,7 +245,6 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
         // Parent first: with equal start times, store order makes the sub-request the newer one.
         const exception = ctx.exception();
         const family = withLargeBodyCut([ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception())));
-        ctx.scope.close();
         if (collectors.length === 0) {
           batch.push(...family);
           continue;
@@ -264,6 +263,8 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     } catch (error) {
       app.log.error({ err: error, channel: 'profiler' }, `The profiler could not record ${done.length} request(s): ${(error as Error)?.message}`);
     } finally {
+      // Snapshots hold what the scopes gathered; a request whose snapshot failed is not recorded.
+      for (const ctx of done) ctx.scope.close();
       const waiting = handedOn;
       handedOn = [];
       for (const resume of waiting) resume();

@@ -37,12 +37,21 @@ export const MAX_QUERIES = 1000;
 export class ProfileScope {
   /** `performance.now()` at the request's start, the origin of `atMs`. */
   readonly origin: number;
-  queries: QueryRecord[] = [];
+  #queries: QueryRecord[] = [];
   /** Queries past MAX_QUERIES, counted only. */
   queriesOver = 0;
-  /** Outgoing HTTP requests made while the request ran (http-call.ts). */
-  httpCalls: HttpCallRecord[] = [];
+  #httpCalls: HttpCallRecord[] = [];
   #closed = false;
+
+  /** Queries run for the request so far, in order (none once closed). */
+  get queries(): readonly QueryRecord[] {
+    return this.#queries;
+  }
+
+  /** Outgoing HTTP requests made while the request ran (http-call.ts); none once closed. */
+  get httpCalls(): readonly HttpCallRecord[] {
+    return this.#httpCalls;
+  }
 
   constructor(origin: number) {
     this.origin = origin;
@@ -57,21 +66,21 @@ export class ProfileScope {
   }
 
   /**
-   * Lets go of what the scope gathered, once the request's snapshot holds it (or the request is
-   * not kept). The scope itself stays reachable from every async context its request created, a
+   * Lets go of what the scope gathered, once the request's snapshot holds it (or, for a request
+   * the profiler does not keep, at its response: code after that reads no queries). The scope itself stays reachable from every async context its request created, a
    * keep-alive socket's timer among them, until that ends: an upload's query parameters, each a
    * view into the whole upload, were kept alive so, one per idle connection.
    */
   close(): void {
     this.#closed = true;
-    this.queries = [];
-    this.httpCalls = [];
+    this.#queries = [];
+    this.#httpCalls = [];
     this.#runs = null;
   }
 
   addQuery(record: (atMs: number) => QueryRecord, durationMs: number, sql: string): void {
     if (this.#closed) return;
-    if (this.queries.length >= MAX_QUERIES) {
+    if (this.#queries.length >= MAX_QUERIES) {
       this.queriesOver++;
       return;
     }
@@ -80,6 +89,13 @@ export class ProfileScope {
     const n = (runs.get(sql) ?? 0) + 1;
     runs.set(sql, n);
     // A stack costs microseconds: taken once per repeated statement, never for one run once.
-    this.queries.push(n === 2 ? { ...kept, origin: appFrame() ?? undefined } : kept);
+    this.#queries.push(n === 2 ? { ...kept, origin: appFrame() ?? undefined } : kept);
+  }
+
+  /** Files an outgoing HTTP request, up to `max` per request; false when it is not kept. */
+  addHttpCall(record: HttpCallRecord, max: number): boolean {
+    if (this.#closed || this.#httpCalls.length >= max) return false;
+    this.#httpCalls.push(record);
+    return true;
   }
 }
