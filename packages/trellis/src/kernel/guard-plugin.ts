@@ -55,7 +55,7 @@ export const guardPlugin = fp(
     });
     app.addHook('onRequest', (request, reply, done) => {
       publish('phase', () => ({ request, phase: 'guard', at: performance.now() }));
-      const scope: RequestScope = { request, subRequest: null, logs: [] };
+      const scope: RequestScope = { logs: [] };
       request.trellisScope = scope;
       // Everything after this hook runs inside the scope, so log records land with the request.
       requestScope.run(scope, () => guard(request, reply, done));

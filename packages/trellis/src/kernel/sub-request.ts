@@ -53,7 +53,7 @@ export function runSubRequest<T>(parent: FastifyRequest, purpose: string, render
   };
   const t0 = performance.now();
   publish('subRequestStart', () => ({ parent, subRequest: sub }));
-  const scope: RequestScope = { request: parent, subRequest: sub, logs: sub.logs };
+  const scope: RequestScope = { logs: sub.logs };
   const result = requestScope.run(scope, () => render(sub));
   sub.statusCode = result.statusCode;
   sub.contentType = result.contentType;
