@@ -9,14 +9,21 @@ export const MAX_RECORD_CHARS = 4096;
 const NOTE = /… \[\d{1,3}(?:,\d{3})* characters\]$/;
 
 /**
- * `text`'s first `maxChars` characters and the note "… [N characters]". The beginning is a string
- * of its own: V8 makes a slice of a long string a view into it, which would keep the whole text
- * alive with the record (a string JSON.parse builds owns its characters).
+ * `text`'s first `maxChars` characters, as a string of its own (`ownString`), and the note
+ * "… [N characters]".
  */
 export function cutString(text: string, maxChars = MAX_RECORD_CHARS): string {
   if (text.length <= maxChars) return text;
-  const beginning = JSON.parse(JSON.stringify(text.slice(0, maxChars))) as string;
-  return `${beginning}… [${text.length.toLocaleString('en-US')} characters]`;
+  return `${ownString(text.slice(0, maxChars))}… [${text.length.toLocaleString('en-US')} characters]`;
+}
+
+/**
+ * A copy of `text` that owns its characters: V8 makes a slice of a long string a view into it,
+ * which keeps the whole string alive as long as the slice. UTF-16 both ways keeps every code
+ * unit, lone surrogates included.
+ */
+export function ownString(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** Where the beginning of a string `cutString` cut ends (the note's start), or -1 for any other string. */

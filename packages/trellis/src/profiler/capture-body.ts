@@ -1,5 +1,6 @@
 import type { CapturedRequest, CapturedResponse } from './profiled-request.ts';
 import type { Redaction } from './redact.ts';
+import { ownString } from '../logging/cut-string.ts';
 
 export interface CapturedBody {
   /** The body as text (JSON re-encoded after redaction), cut at the byte limit; null when absent. */
@@ -85,7 +86,8 @@ export function capturedResponse(statusCode: number, headers: Readonly<Record<st
   if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return { statusCode, headers, payload: null, size: 0 };
   const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength;
   const end = size <= maxBodyBytes * PARSED_BODY_FACTOR ? size : maxBodyBytes + 1;
-  if (typeof payload === 'string') return { statusCode, headers, payload: end === size ? payload : payload.slice(0, end), size };
+  // A cut is a string of its own: a slice would keep the whole body alive with the profile.
+  if (typeof payload === 'string') return { statusCode, headers, payload: end === size ? payload : ownString(payload.slice(0, end)), size };
   const type = headers['content-type'];
   if (!TEXTUAL.test(typeof type === 'string' ? type : '')) return { statusCode, headers, payload: '', size };
   return { statusCode, headers, payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8', 0, end), size };

@@ -2,7 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { peerAddress, requestScheme } from '../kernel/request-origin.ts';
 import { errorChain, type ChainedException } from '../errors/flatten-error.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
-import type { CapturedResponse, RequestSnapshot } from './profiled-request.ts';
+import type { CapturedRequest, CapturedResponse, RequestSnapshot } from './profiled-request.ts';
+import type { LogRecord } from '../logging/log-record.ts';
+import { cutLargeBody } from './large-body.ts';
 import { ProfileScope } from './profile-scope.ts';
 import type { SecurityRecord } from './security-record.ts';
 import type { ApiRecord } from './api-record.ts';
@@ -23,7 +25,9 @@ function isStream(body: unknown): boolean {
 export class ProfileContext {
   readonly token: string;
   readonly parentToken: string | null;
-  readonly request: FastifyRequest;
+  /** The request, until `release` (the response is sent): then only what the profile keeps of it. */
+  #request: FastifyRequest | null;
+  #captured: RequestFacts | null = null;
   readonly subRequest: SubRequest | null;
   readonly startTime: number;
   /** `performance.now()` at the start, the origin of the marks. */
@@ -32,16 +36,17 @@ export class ProfileContext {
   route: { readonly pattern: string | null; readonly params: Readonly<Record<string, string>> } | null = null;
   readonly errors: unknown[] = [];
   readonly children: ProfileContext[] = [];
-  /** The body as sent (onSend), and the headers once sent (onResponse). */
+  /** The body as sent (onSend), until the response is captured (onResponse). */
   payload: unknown = null;
-  responseHeaders: Readonly<Record<string, unknown>> = {};
+  /** The response as the profile keeps it, taken once sent (onResponse). */
+  response: CapturedResponse | null = null;
   statusCode = 0;
   durationMs = 0;
 
   constructor(init: { token: string; parentToken: string | null; request: FastifyRequest; subRequest: SubRequest | null; startTime?: number; origin?: number }) {
     this.token = init.token;
     this.parentToken = init.parentToken;
-    this.request = init.request;
+    this.#request = init.request;
     this.subRequest = init.subRequest;
     this.startTime = init.startTime ?? Date.now();
     this.origin = init.origin ?? performance.now();
@@ -69,6 +74,59 @@ export class ProfileContext {
   /** The request's CPU profile, capped, once sampling stopped. */
   cpuSample: CpuSample | null = null;
 
+  /** The request being recorded; only while it runs (see `release`). */
+  get request(): FastifyRequest {
+    if (this.#request === null) throw new Error(`Profile ${this.token}: its request was released`);
+    return this.#request;
+  }
+
+  /**
+   * Keeps what the profile needs of the request, a large body already cut (large-body.ts), and
+   * lets go of the request: its context waits a turn for the last log records before it is
+   * handed on, and holding the request meanwhile held its body (a 900 KB upload, parsed), which
+   * under uploads from a hundred connections was a hundred megabytes of peak RSS. A sub-request
+   * shares its parent's facts (`facts`).
+   */
+  release(maxBodyBytes: number, redactKeys: readonly string[], facts?: RequestFacts): RequestFacts {
+    const shared = facts ?? cutFacts(this.#facts(), maxBodyBytes, redactKeys);
+    this.#captured = this.#routed(shared);
+    this.#request = null;
+    return shared;
+  }
+
+  /** The facts with the route this context was dispatched to, when the router said (the `route` event). */
+  #routed(facts: RequestFacts): RequestFacts {
+    return this.route === null ? facts : { ...facts, request: { ...facts.request, route: this.route.pattern, params: this.route.params } };
+  }
+
+  #facts(): RequestFacts {
+    const r = this.request;
+    // A sub-request shows no body of its own, but carries its parent's: what it rendered may echo
+    // a secret of it, which redaction must know to scrub.
+    const body = r.body;
+    const bodyNote = body instanceof Uint8Array ? { kind: 'binary' as const, size: body.byteLength } : isStream(body) ? { kind: 'stream' as const } : null;
+    return {
+      request: {
+        method: r.method,
+        url: r.url,
+        protocol: requestScheme(r),
+        // Only a Host that passed validation (see request-origin.ts); a rejected one is in the headers.
+        host: r.trellisOrigin.slice(r.trellisOrigin.indexOf('://') + 3),
+        httpVersion: r.raw.httpVersion,
+        // A request the guard rejected has no resolved client address: the socket peer stands in.
+        ip: r.clientIp || (this.#peer ?? peerAddress(r)),
+        headers: r.headers,
+        query: (r.query as Record<string, unknown> | undefined) ?? {},
+        body: bodyNote ? undefined : body,
+        bodyNote,
+        route: r.routeOptions?.url ?? null,
+        params: (r.params as Record<string, string> | undefined) ?? {},
+      },
+      logs: r.trellisScope?.logs ?? [],
+      secrets: null,
+    };
+  }
+
   mark(name: string, at = performance.now()): void {
     this.marks.names.push(name);
     this.marks.atUs.push(Math.round((at - this.origin) * 1000));
@@ -85,32 +143,13 @@ export class ProfileContext {
    * error, the parent's exception chain: the same objects, copied once.
    */
   snapshot(response: CapturedResponse | null, exception: readonly ChainedException[]): RequestSnapshot {
-    const r = this.request;
     const sub = this.subRequest;
-    // A sub-request shows no body of its own, but carries its parent's: what it rendered may echo
-    // a secret of it, which redaction must know to scrub.
-    const body = r.body;
-    const bodyNote = body instanceof Uint8Array ? { kind: 'binary' as const, size: body.byteLength } : isStream(body) ? { kind: 'stream' as const } : null;
+    const { request, logs, secrets } = this.#captured ?? this.#routed(this.#facts());
     return {
       token: this.token,
       parentToken: this.parentToken,
       children: this.children.map((c) => c.token),
-      request: {
-        method: r.method,
-        url: r.url,
-        protocol: requestScheme(r),
-        // Only a Host that passed validation (see request-origin.ts); a rejected one is in the headers.
-        host: r.trellisOrigin.slice(r.trellisOrigin.indexOf('://') + 3),
-        httpVersion: r.raw.httpVersion,
-        // A request the guard rejected has no resolved client address: the socket peer stands in.
-        ip: r.clientIp || (this.#peer ?? peerAddress(r)),
-        headers: r.headers,
-        query: (r.query as Record<string, unknown> | undefined) ?? {},
-        body: bodyNote ? undefined : body,
-        bodyNote,
-        route: this.route?.pattern ?? r.routeOptions?.url ?? null,
-        params: this.route?.params ?? (r.params as Record<string, string> | undefined) ?? {},
-      },
+      request,
       subRequest: sub ? { purpose: sub.purpose, contentType: sub.contentType } : null,
       startTime: this.startTime,
       durationMs: this.durationMs,
@@ -118,7 +157,7 @@ export class ProfileContext {
       marks: this.marks,
       // Described here: an Error's class, status and code do not survive a structured clone.
       exception,
-      logs: sub ? sub.logs : (r.trellisScope?.logs ?? []),
+      logs: sub ? sub.logs : logs,
       queries: this.scope.queries,
       ...(this.scope.queriesOver > 0 ? { queriesNotKept: this.scope.queriesOver } : {}),
       ...(this.security.length > 0 ? { security: this.security } : {}),
@@ -129,6 +168,22 @@ export class ProfileContext {
       ...(this.cpuSample ? { cpu: this.cpuSample } : {}),
       response,
       collected: {},
+      ...(secrets ? { secrets } : {}),
     };
   }
+}
+
+/** What a profile keeps of its request once the response is sent (ProfileContext.release). */
+export interface RequestFacts {
+  readonly request: CapturedRequest;
+  /** The request's log: records written after the response still land in it. */
+  readonly logs: readonly LogRecord[];
+  /** Secrets found in a large body cut on release (large-body.ts). */
+  readonly secrets: readonly string[] | null;
+}
+
+/** The facts with a large body redacted and cut (large-body.ts), and the secrets it held. */
+function cutFacts(facts: RequestFacts, maxBodyBytes: number, redactKeys: readonly string[]): RequestFacts {
+  const cut = cutLargeBody({ request: facts.request } as RequestSnapshot, maxBodyBytes, redactKeys);
+  return cut.request === facts.request ? facts : { ...facts, request: cut.request, secrets: cut.secrets ?? null };
 }

@@ -6,7 +6,6 @@ import { profiledRequest, runCollectors, type BuildOptions } from './build-profi
 import { capturedResponse } from './capture-body.ts';
 import type { DataCollector } from './data-collector.ts';
 import { KEEP_ALL, type KeepPolicy } from './keep-policy.ts';
-import { cutLargeBody } from './large-body.ts';
 import { ProfileContext } from './profile-context.ts';
 import type { ProfileScope } from './profile-scope.ts';
 import { recordedQuery } from './recorded-query.ts';
@@ -191,8 +190,14 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
         const profile = stopCpuSampling(ctx);
         if (profile) ctx.cpuSample = capCpuProfile(profile, CPU_SAMPLING_INTERVAL_US);
       }
+      ctx.routing = routingOf(request, ctx.statusCode);
+      // Taken now, a long body cut to a string of its own, so the context waiting for the next
+      // turn holds neither the request nor the whole body (profile-context.ts, release).
       // getHeaders() returns a fresh object: later changes to the reply cannot reach the profile.
-      ctx.responseHeaders = reply.getHeaders();
+      ctx.response = capturedResponse(ctx.statusCode, reply.getHeaders(), ctx.payload, maxBodyBytes);
+      ctx.payload = null;
+      const facts = ctx.release(maxBodyBytes, options.redactKeys);
+      for (const child of ctx.children) child.release(maxBodyBytes, options.redactKeys, facts);
       contexts.delete(request);
       finished.push(ctx);
       if (!scheduled) {
@@ -220,14 +225,6 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     }
   }
 
-  /** A family's large request body, redacted and cut once, shared by its sub-requests (large-body.ts). */
-  function withLargeBodyCut(family: RequestSnapshot[]): RequestSnapshot[] {
-    const main = cutLargeBody(family[0]!, maxBodyBytes, options.redactKeys);
-    if (main === family[0]) return family;
-    const { body, bodyNote } = main.request;
-    return [main, ...family.slice(1).map((s) => ({ ...s, request: { ...s.request, body, bodyNote }, ...(main.secrets ? { secrets: main.secrets } : {}) }))];
-  }
-
   /** Families whose app collectors are still running (they returned promises). */
   const collecting = new Set<Promise<void>>();
 
@@ -240,11 +237,10 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     try {
       const batch: RequestSnapshot[] = [];
       for (const ctx of done) {
-        ctx.routing = routingOf(ctx.request, ctx.statusCode);
-        const response = capturedResponse(ctx.statusCode, ctx.responseHeaders, ctx.payload, maxBodyBytes);
+        const response = ctx.response;
         // Parent first: with equal start times, store order makes the sub-request the newer one.
         const exception = ctx.exception();
-        const family = withLargeBodyCut([ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception())));
+        const family = [ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception()));
         if (collectors.length === 0) {
           batch.push(...family);
           continue;

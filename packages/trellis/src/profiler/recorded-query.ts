@@ -1,5 +1,6 @@
 import type { DbQueryEvent } from '../observe/channels.ts';
 import type { QueryRecord } from './profiled-request.ts';
+import { ownString } from '../logging/cut-string.ts';
 
 /**
  * A parameter longer than this (characters of a string, bytes of a binary value) is kept as its
@@ -26,13 +27,9 @@ export function isCutParameter(value: unknown): value is CutParameter {
   return typeof value === 'object' && value !== null && typeof (value as CutParameter).cut === 'string' && typeof (value as CutParameter).length === 'number';
 }
 
-/**
- * The first MAX_PARAMETER_CHARS of a long text as a string of its own. V8 makes a slice of a long
- * string a view into it, so a kept slice would keep the whole upload alive with it; a string
- * JSON.parse builds owns its characters (and JSON carries lone surrogates both ways).
- */
+/** The first MAX_PARAMETER_CHARS of a long text, as a string of its own (a slice keeps the whole text alive). */
 function beginningOf(text: string): string {
-  return JSON.parse(JSON.stringify(text.slice(0, MAX_PARAMETER_CHARS))) as string;
+  return ownString(text.slice(0, MAX_PARAMETER_CHARS));
 }
 
 function bounded(value: unknown): unknown {

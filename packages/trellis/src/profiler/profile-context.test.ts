@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { FastifyRequest } from 'fastify';
+import { ProfileContext } from './profile-context.ts';
+import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** A request as the recorder sees one, with a parsed body of `chars` characters. */
+function requestWith(chars: number): FastifyRequest {
+  const body = { password: 'hunter2-in-body', note: 'n'.repeat(chars) };
+  return {
+    method: 'POST',
+    url: '/upload?x=1',
+    trellisOrigin: 'https://shop.test',
+    trellisProtocol: 'https',
+    clientIp: '192.0.2.1',
+    raw: { httpVersion: '1.1', httpVersionMajor: 1 },
+    headers: { host: 'shop.test', 'content-length': String(chars + 40) },
+    query: { x: '1' },
+    params: {},
+    routeOptions: { url: '/upload' },
+    trellisScope: { logs: [] },
+    body,
+  } as unknown as FastifyRequest;
+}
+
+test('release keeps what the profile needs, a large body cut, and lets go of the request and its body', async () => {
+  let request: FastifyRequest | null = requestWith(900 * 1024);
+  const body = new WeakRef(request.body as object);
+  const ctx = new ProfileContext({ token: 'a1b2c3', parentToken: null, request, subRequest: null });
+  const child = new ProfileContext({ token: 'd4e5f6', parentToken: 'a1b2c3', request, subRequest: null });
+  ctx.children.push(child);
+  request = null;
+  const facts = ctx.release(64 * 1024, DEFAULT_SECRET_KEYS);
+  child.release(64 * 1024, DEFAULT_SECRET_KEYS, facts);
+  // A WeakRef keeps its target for the rest of the job that made it: collect in a later one.
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  assert.ok(body.deref() === undefined, 'the body is no longer reachable from the contexts');
+  assert.throws(() => ctx.request, { message: 'Profile a1b2c3: its request was released' });
+  const snapshot = ctx.snapshot(null, []);
+  assert.equal(snapshot.request.method, 'POST');
+  assert.equal(snapshot.request.url, '/upload?x=1');
+  assert.equal(snapshot.request.ip, '192.0.2.1');
+  assert.deepEqual(snapshot.request.bodyNote, { kind: 'cut', size: 900 * 1024 + 40 });
+  assert.equal((snapshot.request.body as string).length, 64 * 1024);
+  assert.ok((snapshot.request.body as string).startsWith('{\n  "password": "[redacted]",\n  "note": "nnn'));
+  assert.deepEqual(snapshot.secrets, ['hunter2-in-body']);
+  // The sub-request carries its parent's cut body and the secrets found in it.
+  const childSnapshot = child.snapshot(null, []);
+  assert.equal(childSnapshot.request.body, snapshot.request.body);
+  assert.deepEqual(childSnapshot.secrets, ['hunter2-in-body']);
+});
+
+test('a small body is kept as parsed; the route the router named wins over the framework route', () => {
+  const request = requestWith(10);
+  const ctx = new ProfileContext({ token: 'a1b2c3', parentToken: null, request, subRequest: null });
+  ctx.route = { pattern: '/upload/:kind', params: { kind: 'x' } };
+  ctx.release(64 * 1024, DEFAULT_SECRET_KEYS);
+  const snapshot = ctx.snapshot(null, []);
+  assert.equal(snapshot.request.body, request.body);
+  assert.equal(snapshot.request.bodyNote, null);
+  assert.equal(snapshot.request.route, '/upload/:kind');
+  assert.deepEqual(snapshot.request.params, { kind: 'x' });
+  assert.equal('secrets' in snapshot, false);
+});
