@@ -2,6 +2,7 @@ import type { RequestSnapshot } from './profiled-request.ts';
 import { PARSED_BODY_FACTOR } from './capture-body.ts';
 import { boundedJson } from './bounded-json.ts';
 import { Redaction } from './redact.ts';
+import { ownString } from '../logging/cut-string.ts';
 
 /** Text whose UTF-8 bytes are its characters, one each. */
 const ASCII = /^[\x00-\x7f]*$/;
@@ -33,7 +34,7 @@ export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, re
   const head = text.length > maxBodyBytes ? text.slice(0, maxBodyBytes + 1) : text;
   // ASCII (most JSON) is cut by characters, no UTF-8 encoding to find where; copied all the same,
   // for a slice of the body would keep the whole body alive with the snapshot.
-  const kept = ASCII.test(head) ? Buffer.from(head, 'latin1').toString('latin1', 0, maxBodyBytes) : utf8Prefix(head, maxBodyBytes);
+  const kept = ASCII.test(head) ? ownString(head.slice(0, maxBodyBytes)) : utf8Prefix(head, maxBodyBytes);
   const secrets = redaction.secrets();
   return {
     ...snapshot,

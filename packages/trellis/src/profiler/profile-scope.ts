@@ -67,9 +67,10 @@ export class ProfileScope {
 
   /**
    * Lets go of what the scope gathered, once the request's snapshot holds it (or, for a request
-   * the profiler does not keep, at its response: code after that reads no queries). The scope itself stays reachable from every async context its request created, a
-   * keep-alive socket's timer among them, until that ends: an upload's query parameters, each a
-   * view into the whole upload, were kept alive so, one per idle connection.
+   * the profiler does not keep, at its response: code after that reads no queries). The scope
+   * itself stays reachable from every async context its request created, a keep-alive socket's
+   * timer among them, until that ends: an upload's query parameters, each a view into the whole
+   * upload, were kept alive so, one per idle connection.
    */
   close(): void {
     this.#closed = true;

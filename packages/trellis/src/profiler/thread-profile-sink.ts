@@ -83,10 +83,11 @@ export const DEFAULT_MAX_BACKLOG_BYTES = 32 * 1024 * 1024;
 const BATCH_SIZE = 64;
 const BATCH_WAIT_MS = 5;
 /**
- * A batch holding this many bytes (a cut upload, a cut response) is posted at once: waiting saves nothing for large snapshots
- * (their copy costs more than a message), and a snapshot still held when the young generation is
- * collected is copied and counted as a survivor, which grows it. Under 900 KB uploads (64 KB of
- * each kept) the main thread's young generation held 73 MB instead of 18 with the profiler off.
+ * A batch holding this many bytes (a cut upload, a cut response) is posted at once: waiting saves
+ * nothing for large snapshots (their copy costs more than a message), and a snapshot still held
+ * when the young generation is collected is copied and counted as a survivor, which grows it.
+ * Under 900 KB uploads (64 KB of each kept) the main thread's young generation held 73 MB instead
+ * of 18 with the profiler off.
  */
 const POST_NOW_BYTES = 64 * 1024;
 /**
@@ -265,8 +266,13 @@ export class ThreadProfileSink implements ProfileSink {
       this.#backlogBytes += bytes;
       pushFacts(this.#facts, snapshot, inherits, body !== null);
     }
-    if (this.#batch.length >= BATCH_SIZE || this.#batchBytes >= POST_NOW_BYTES) this.#post();
+    if (this.#batchFull()) this.#post();
     else this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
+  }
+
+  /** Whether the batch is to be posted now rather than after BATCH_WAIT_MS. */
+  #batchFull(): boolean {
+    return this.#batch.length >= BATCH_SIZE || this.#batchBytes >= POST_NOW_BYTES;
   }
 
   /** Whether the backlog (posted or batched, not yet stored) is at its bound, in count or bytes. */
@@ -281,7 +287,7 @@ export class ThreadProfileSink implements ProfileSink {
     if (reported !== null) {
       this.#log.warn({ channel: 'profiler', notRecorded: this.#refused }, `The profiler cannot keep up (${Math.round(this.#backlogBytes / 2 ** 20)} MB, ${this.#sent + this.#batch.length - this.#stored} profiles waiting): ${this.#refused.toLocaleString('en-US')} requests not recorded since start.`);
     }
-    if (this.#batch.length >= BATCH_SIZE || this.#batchBytes >= POST_NOW_BYTES) this.#post();
+    if (this.#batchFull()) this.#post();
     else if (this.#batch.length > 0) this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
   }
 

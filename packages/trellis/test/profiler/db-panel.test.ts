@@ -13,7 +13,7 @@ import { openDatabase } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 import { createBookshop } from '../../../../examples/bookshop/src/bookshop.ts';
 import { BROWSER } from './profiler-app.ts';
-import { withoutSecretStart } from '../../src/profiler/panels/db/db-collector.ts';
+import { withoutSecretStart } from '../../src/profiler/without-secret-start.ts';
 import { MAX_PARAMETER_CHARS } from '../../src/profiler/recorded-query.ts';
 
 test('queries, statements, the N+1 flag and the badge', async () => {

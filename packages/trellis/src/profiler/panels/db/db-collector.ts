@@ -83,8 +83,6 @@ function scrubParameters(parameters: readonly unknown[], redaction: Redaction): 
 }
 
 
-export { withoutSecretStart };
-
 /** The stage running at `atMs` (ms from the request's start), from the pipeline's stage records. */
 function stageAt(stages: readonly { stage: string; startMs: number; durationMs: number; outcome: string }[], atMs: number): string | null {
   for (const s of stages) if (s.outcome !== 'skipped' && atMs >= s.startMs - 0.001 && atMs <= s.startMs + s.durationMs + 0.001) return s.stage;
