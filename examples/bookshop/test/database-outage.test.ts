@@ -20,12 +20,16 @@ describe('PostgreSQL outage', { skip: pg.skip }, () => {
     const shop = await openTestSchema('bookshop_outage', proxy.url);
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', captureRequestRecords: false, destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) });
-    const app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:', LOG_LEVEL: 'info' }), database: shop.db, tls: null, logger, seed: { passwordCost: 1024 } });
     const uncaught: unknown[] = [];
     const onUncaught = (e: unknown) => uncaught.push(e);
     process.on('uncaughtException', onUncaught);
+    // Created inside the try: a bookshop that fails to start must not leave the proxy and the
+    // schema open, which kept the test process alive (no timeout in CI) after the failure.
+    let app: Awaited<ReturnType<typeof createBookshop>> | null = null;
     try {
-      const get = (url: string, accept = 'application/ld+json') => app.inject({ url, headers: { accept } });
+      app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:', LOG_LEVEL: 'info' }), database: shop.db, tls: null, logger, seed: { passwordCost: 1024 } });
+      const shopApp = app;
+      const get = (url: string, accept = 'application/ld+json') => shopApp.inject({ url, headers: { accept } });
       assert.equal((await get('/books/1')).statusCode, 200);
       // Pooled connections are open and idle: cutting now drops them under the pool.
       proxy.cut();
@@ -43,7 +47,7 @@ describe('PostgreSQL outage', { skip: pg.skip }, () => {
       assert.equal(hal.statusCode, 503);
       assert.match(hal.body, /The database is unavailable; please try again shortly\./);
       // A write and a login (the user lookup needs the database) are 503 too, never 500.
-      const write = await app.inject({ method: 'PATCH', url: '/books/1', headers: { authorization: ADMIN, 'content-type': 'application/merge-patch+json' }, payload: '{"price": 9}' });
+      const write = await shopApp.inject({ method: 'PATCH', url: '/books/1', headers: { authorization: ADMIN, 'content-type': 'application/merge-patch+json' }, payload: '{"price": 9}' });
       assert.equal(write.statusCode, 503);
       // What does not need the database keeps answering.
       assert.equal((await get('/docs.jsonld')).statusCode, 200);
@@ -57,7 +61,7 @@ describe('PostgreSQL outage', { skip: pg.skip }, () => {
         else await new Promise((r) => setTimeout(r, 100));
       }
       assert.equal(back, 1, 'service resumed without a restart');
-      assert.equal((await app.inject({ method: 'PATCH', url: '/books/1', headers: { authorization: ADMIN, 'content-type': 'application/merge-patch+json' }, payload: '{"price": 9}' })).statusCode, 200);
+      assert.equal((await shopApp.inject({ method: 'PATCH', url: '/books/1', headers: { authorization: ADMIN, 'content-type': 'application/merge-patch+json' }, payload: '{"price": 9}' })).statusCode, 200);
 
       assert.deepEqual(uncaught, []);
       const outageLines = lines.filter((l) => /Database (unavailable|connection lost)/.test(l));
@@ -65,7 +69,7 @@ describe('PostgreSQL outage', { skip: pg.skip }, () => {
       assert.equal(lines.some((l) => /"level":50/.test(l) && /database/i.test(l)), false, 'no error-level stack per request');
     } finally {
       process.off('uncaughtException', onUncaught);
-      await app.close();
+      await app?.close();
       await proxy.restore().catch(() => {});
       await shop.close();
       await proxy.close();
