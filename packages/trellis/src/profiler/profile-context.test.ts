@@ -4,6 +4,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { FastifyRequest } from 'fastify';
 import { ProfileContext } from './profile-context.ts';
+import type { SubRequest } from '../kernel/sub-request.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 
 v8.setFlagsFromString('--expose-gc');
@@ -50,9 +51,11 @@ test('release keeps what the profile needs, a large body cut, and lets go of the
   assert.equal((snapshot.request.body as string).length, 64 * 1024);
   assert.ok((snapshot.request.body as string).startsWith('{\n  "password": "[redacted]",\n  "note": "nnn'));
   assert.deepEqual(snapshot.secrets, ['hunter2-in-body']);
-  // The sub-request carries its parent's cut body and the secrets found in it.
+  // The sub-request carries the secrets found in its parent's body, not the cut body again: it is
+  // redacted already, and a sub-request shows none.
   const childSnapshot = child.snapshot(null, []);
-  assert.equal(childSnapshot.request.body, snapshot.request.body);
+  assert.equal(childSnapshot.request.body, undefined);
+  assert.deepEqual(childSnapshot.request.bodyNote, { kind: 'cut', size: 900 * 1024 + 40 });
   assert.deepEqual(childSnapshot.secrets, ['hunter2-in-body']);
 });
 
@@ -67,4 +70,25 @@ test('a small body is kept as parsed; the route the router named wins over the f
   assert.equal(snapshot.request.route, '/upload/:kind');
   assert.deepEqual(snapshot.request.params, { kind: 'x' });
   assert.equal('secrets' in snapshot, false);
+});
+
+test('a released sub-request context lets go of its SubRequest, which holds the parent request and its body', async () => {
+  let request: FastifyRequest | null = requestWith(900 * 1024);
+  const body = new WeakRef(request.body as object);
+  const logs = [{ level: 30, time: 0, msg: 'rendered' }] as unknown as SubRequest['logs'];
+  let sub: SubRequest | null = { id: 's1', parent: request, method: 'POST', url: '/upload?x=1', purpose: 'error', startedAt: 0, logs, statusCode: 422, contentType: 'application/problem+json', durationMs: 1 };
+  const ctx = new ProfileContext({ token: 'a1b2c3', parentToken: null, request, subRequest: null });
+  const child = new ProfileContext({ token: 'd4e5f6', parentToken: 'a1b2c3', request, subRequest: sub });
+  ctx.children.push(child);
+  request = null;
+  sub = null;
+  const facts = ctx.release(64 * 1024, DEFAULT_SECRET_KEYS);
+  child.release(64 * 1024, DEFAULT_SECRET_KEYS, facts);
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  assert.ok(body.deref() === undefined, 'the parent body is no longer reachable through the sub-request');
+  // What the sub-request's snapshot reads of it is kept.
+  const snapshot = child.snapshot(null, []);
+  assert.deepEqual(snapshot.subRequest, { purpose: 'error', contentType: 'application/problem+json' });
+  assert.equal(snapshot.logs, logs);
 });

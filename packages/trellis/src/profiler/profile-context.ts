@@ -28,7 +28,11 @@ export class ProfileContext {
   /** The request, until `release` (the response is sent): then only what the profile keeps of it. */
   #request: FastifyRequest | null;
   #captured: RequestFacts | null = null;
-  readonly subRequest: SubRequest | null;
+  /**
+   * The sub-request this context records, until `release`: then only what its snapshot reads of
+   * it, for a SubRequest holds its parent request (`parent`), and through it the parent's body.
+   */
+  subRequest: SubRequestFacts | null;
   readonly startTime: number;
   /** `performance.now()` at the start, the origin of the marks. */
   readonly origin: number;
@@ -88,9 +92,14 @@ export class ProfileContext {
    * shares its parent's facts (`facts`).
    */
   release(maxBodyBytes: number, redactKeys: readonly string[], facts?: RequestFacts): RequestFacts {
-    const shared = facts ?? cutFacts(this.#facts(), maxBodyBytes, redactKeys);
+    const shared = facts ? withoutCutBody(facts) : cutFacts(this.#facts(), maxBodyBytes, redactKeys);
     this.#captured = this.#routed(shared);
     this.#request = null;
+    // Contexts wait in the recorder's queue for a turn of the event loop, which under load is a
+    // long one: each sub-request (a 422's error rendering) held its parent's 900 KB upload so,
+    // 37 of them at once in one heap snapshot of the large-write soak.
+    const sub = this.subRequest;
+    if (sub) this.subRequest = { purpose: sub.purpose, contentType: sub.contentType, logs: sub.logs };
     return shared;
   }
 
@@ -173,6 +182,9 @@ export class ProfileContext {
   }
 }
 
+/** What a sub-request's snapshot reads of it (its `parent` is not among it: see ProfileContext.release). */
+export type SubRequestFacts = Pick<SubRequest, 'purpose' | 'contentType' | 'logs'>;
+
 /** What a profile keeps of its request once the response is sent (ProfileContext.release). */
 export interface RequestFacts {
   readonly request: CapturedRequest;
@@ -180,6 +192,16 @@ export interface RequestFacts {
   readonly logs: readonly LogRecord[];
   /** Secrets found in a large body cut on release (large-body.ts). */
   readonly secrets: readonly string[] | null;
+}
+
+/**
+ * A parent's facts as its sub-request keeps them. A sub-request shows no body; it carries its
+ * parent's so that redaction learns the secrets in it (request-collector.ts). A body cut on the
+ * request thread is redacted already, its secrets travel beside it (`secrets`), and it would only
+ * cross to the profiler thread a second time: up to PROFILER_MAX_BODY more per failed upload.
+ */
+function withoutCutBody(facts: RequestFacts): RequestFacts {
+  return facts.request.bodyNote?.kind === 'cut' ? { ...facts, request: { ...facts.request, body: undefined } } : facts;
 }
 
 /** The facts with a large body redacted and cut (large-body.ts), and the secrets it held. */
