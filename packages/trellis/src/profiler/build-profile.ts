@@ -1,4 +1,6 @@
 import { absoluteFormHost } from '../kernel/request-origin.ts';
+import { unpackApi } from './api-record.ts';
+import { unpackMarks } from './packed-marks.ts';
 import type { DataCollector } from './data-collector.ts';
 import type { Profile, ProfileSummary } from './profile.ts';
 import type { ProfiledRequest, RequestSnapshot } from './profiled-request.ts';
@@ -41,7 +43,7 @@ function failed(name: string, error: unknown): { error: string } {
 
 /** What collectors are given for a snapshot: it, the body limit, and a fresh redaction. */
 export function profiledRequest(snapshot: RequestSnapshot, options: BuildOptions): ProfiledRequest {
-  return { ...snapshot, maxBodyBytes: options.maxBodyBytes, redaction: new Redaction(options.redactKeys, snapshot.secrets) };
+  return { ...snapshot, marks: unpackMarks(snapshot.marks), api: snapshot.api === undefined ? undefined : unpackApi(snapshot.api), maxBodyBytes: options.maxBodyBytes, redaction: new Redaction(options.redactKeys, snapshot.secrets) };
 }
 
 /**

@@ -9,7 +9,9 @@ import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import type { DataCollector } from './data-collector.ts';
 import { errorChain } from '../errors/flatten-error.ts';
 import type { ProfiledRequest, RequestSnapshot } from './profiled-request.ts';
-import { Redaction } from './redact.ts';
+import { profiledRequest as buildRequest } from './build-profile.ts';
+import { packApi } from './api-record.ts';
+import { packMarks } from './packed-marks.ts';
 
 /** One fake request's worth of distinguishing values; `secret` is sent under secret-named keys only. */
 interface Variant {
@@ -59,12 +61,16 @@ function snapshotOf(v: Variant): RequestSnapshot {
     startTime: v.start,
     durationMs: v.id.length,
     statusCode: 200,
-    marks: { names: ['onRequest', `handler-${v.id}`], atUs: [0, v.id.length * 250] },
+    marks: packMarks({ names: ['onRequest', `handler-${v.id}`], atUs: [0, v.id.length * 250] }),
     exception: errorChain(errorOf(v)),
     logs: [{ time: v.start + 1, level: 'info', channel: 'app', message: `loaded ${v.id}`, context: { book: v.id, password: v.secret } }],
     queries: [{ sql: 'select * from books where id = ? and api_key = ?', parameters: [v.id, v.secret], durationMs: v.id.length / 10, atMs: 1, error: null }],
     httpCalls: [{ method: 'GET', url: `https://stock.test/books/${v.id}?api_key=${v.secret}`, atMs: 0.5, durationMs: 2, status: 200, requestHeaders: { authorization: `Bearer ${v.secret}`, 'x-book': v.id }, responseHeaders: { 'content-type': 'application/json', 'x-debug-token-link': 'https://stock.test/_profiler/abc123' }, error: null }],
-    api: { resource: 'Book', operation: 'post', stages: { names: ['provide'], startUs: [250], durationUs: [500], outcomes: ['ok'] }, negotiation: { accept: 'application/ld+json', format: 'jsonld', mediaType: 'application/ld+json', extension: null } },
+    // Packed as the request thread hands it on (api-record.ts): a resource named by the variant.
+    api: packApi(
+      { resource: `Book${v.id}`, operation: 'post', stages: { names: ['provide'], startUs: [250], durationUs: [500], outcomes: ['ok'] }, negotiation: null, provider: `Provider${v.id}`, processor: 'process' },
+      { accept: 'application/ld+json', format: 'jsonld', mediaType: 'application/ld+json', extension: null },
+    ),
     routing: { path: `/books/${v.id}`, methods: ['GET', 'HEAD'], trace: { entries: [{ path: '/books/:id', methods: ['GET', 'HEAD'], level: 'method', closeness: 2, why: `The path matches, the method POST does not (${v.id}).` }], omitted: 0 } },
     security: [
       { kind: 'authentication', atMs: 0.5, authenticator: 'jwt', outcome: 'success', user: `user-${v.id}`, roles: ['ROLE_USER'], reachableRoles: ['ROLE_USER'], reason: null },
@@ -99,7 +105,7 @@ export function hostileSnapshot(): RequestSnapshot {
   return snapshotOf({ id: HOSTILE_MARKUP, secret: 'sEcReT-hostile-5d1e', start: A.start });
 }
 
-const withRedaction = (snapshot: RequestSnapshot): ProfiledRequest => ({ ...snapshot, maxBodyBytes: 4096, redaction: new Redaction(DEFAULT_SECRET_KEYS) });
+const withRedaction = (snapshot: RequestSnapshot): ProfiledRequest => buildRequest(snapshot, { maxBodyBytes: 4096, redactKeys: DEFAULT_SECRET_KEYS });
 const profiledRequest = (v: Variant): ProfiledRequest => withRedaction(snapshotOf(v));
 
 const collect = (collector: DataCollector, ctx: ProfiledRequest): Promise<unknown> => Promise.resolve(collector.collect(ctx));

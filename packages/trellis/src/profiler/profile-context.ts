@@ -7,7 +7,8 @@ import type { LogRecord } from '../logging/log-record.ts';
 import { cutLargeBody } from './large-body.ts';
 import { ProfileScope } from './profile-scope.ts';
 import type { SecurityRecord } from './security-record.ts';
-import type { ApiRecord } from './api-record.ts';
+import { packApi, type ApiRecord } from './api-record.ts';
+import { packMarks } from './packed-marks.ts';
 import type { MemoryRecord } from './memory-sample.ts';
 import type { CpuSample } from './cpu/cpu-profile.ts';
 
@@ -163,7 +164,7 @@ export class ProfileContext {
       startTime: this.startTime,
       durationMs: this.durationMs,
       statusCode: this.statusCode,
-      marks: this.marks,
+      marks: packMarks(this.marks),
       // Described here: an Error's class, status and code do not survive a structured clone.
       exception,
       logs: sub ? sub.logs : logs,
@@ -173,7 +174,7 @@ export class ProfileContext {
       ...(this.routing ? { routing: this.routing } : {}),
       ...(this.memory ? { memory: this.memory } : {}),
       ...(this.scope.httpCalls.length > 0 ? { httpCalls: this.scope.httpCalls } : {}),
-      ...(this.api ? { api: { ...this.api, negotiation: this.negotiation } } : {}),
+      ...(this.api ? { api: packApi(this.api, this.negotiation) } : {}),
       ...(this.cpuSample ? { cpu: this.cpuSample } : {}),
       response,
       collected: {},

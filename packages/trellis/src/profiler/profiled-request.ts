@@ -1,4 +1,5 @@
-import type { ApiRecord } from './api-record.ts';
+import type { ApiRecord, PackedApiRecord } from './api-record.ts';
+import type { PackedMarks } from './packed-marks.ts';
 import type { MemoryRecord } from './memory-sample.ts';
 import type { HttpCallRecord } from './http-call.ts';
 import type { RouteTrace } from './route-trace.ts';
@@ -76,7 +77,8 @@ export interface RequestSnapshot {
   readonly startTime: number;
   readonly durationMs: number;
   readonly statusCode: number;
-  readonly marks: TimelineMarks;
+  /** Packed as the request thread hands them on (packed-marks.ts); whole in older profiles. */
+  readonly marks: TimelineMarks | PackedMarks;
   /**
    * The last error of the request and its causes, outermost first, with their stack text (parsed
    * into frames where the profile is built); empty when none was thrown.
@@ -96,8 +98,11 @@ export interface RequestSnapshot {
   readonly httpCalls?: readonly HttpCallRecord[];
   /** JS heap in use at start and end, and the process RSS (sampled), in bytes (absent in older profiles). */
   readonly memory?: MemoryRecord;
-  /** The resource operation that ran: its stages and the format negotiation (absent for other routes). */
-  readonly api?: ApiRecord;
+  /**
+   * The resource operation that ran: its stages and the format negotiation (absent for other
+   * routes). Packed as the request thread hands it on (api-record.ts); whole in older profiles.
+   */
+  readonly api?: ApiRecord | PackedApiRecord;
   /** Authentication, votes and access decisions, in order (absent when there were none). */
   readonly security?: readonly SecurityRecord[];
   /** The CPU profile of a request that asked for one (X-Trellis-Profile-CPU), capped; absent otherwise. */
@@ -128,6 +133,9 @@ export interface QueryRecord {
 }
 
 export interface ProfiledRequest extends RequestSnapshot {
+  /** Unpacked (`profiledRequest`): collectors read the record and the marks whole. */
+  readonly api?: ApiRecord;
+  readonly marks: TimelineMarks;
   readonly maxBodyBytes: number;
   /** Redaction for this profile: collectors pass request-derived values through it. */
   readonly redaction: Redaction;

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { packApi, unpackApi, type ApiRecord } from './api-record.ts';
+import { profiledRequest } from './build-profile.ts';
+import { apiCollector } from './panels/api/api-collector.ts';
+import { eventsCollector } from './panels/events/events-collector.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+import { hostileSnapshot } from './data-collector.contract.ts';
+
+const negotiated = { accept: 'application/ld+json', format: 'jsonld', mediaType: 'application/ld+json', extension: null };
+
+function record(provider: boolean, startUs = [10, 420]): ApiRecord {
+  return {
+    resource: 'Book',
+    operation: 'get',
+    stages: { names: ['negotiate', 'provide'], startUs, durationUs: [410, 1388], outcomes: ['ok', 'skipped'] },
+    negotiation: null,
+    ...(provider ? { provider: 'BookProvider', processor: 'process' } : {}),
+  };
+}
+
+/** What the snapshot carries once encoded and decoded, as on the profiler thread or when read. */
+const sent = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+test('a packed record reads back as the whole record it was made from, with the negotiation of the request', () => {
+  for (const provider of [true, false]) {
+    for (const n of [negotiated, null]) {
+      assert.deepEqual(unpackApi(sent(packApi(record(provider), n))), { ...record(provider), negotiation: n });
+    }
+  }
+});
+
+test('parts the plain shape cannot carry (spaces, commas, empty, no stage) read back as they were', () => {
+  const odd: ApiRecord = {
+    resource: '[Book] of mine',
+    operation: '',
+    stages: { names: ['a,b', 'c d'], startUs: [1, 2], durationUs: [3, 4], outcomes: ['ok', 'error'] },
+    negotiation: null,
+    provider: 'Provider, Inc.',
+    processor: 'process',
+  };
+  const browser = { accept: 'text/html, application/xhtml+xml;q=0.9', format: 'html', mediaType: 'text/html', extension: null };
+  assert.deepEqual(unpackApi(sent(packApi(odd, browser))), { ...odd, negotiation: browser });
+  const none = { accept: null, format: null, mediaType: null, extension: null };
+  const empty: ApiRecord = { resource: 'Book', operation: 'get', stages: { names: [], startUs: [], durationUs: [], outcomes: [] }, negotiation: null };
+  for (const n of [none, null, negotiated]) assert.deepEqual(unpackApi(sent(packApi(empty, n))), { ...empty, negotiation: n });
+});
+
+test('the common shape is written without a quote for JSON to escape', () => {
+  assert.equal(JSON.stringify(packApi(record(true), negotiated).shape).slice(1, -1).includes('\\'), false);
+});
+
+test('runs of the same operation down the same path share their shape text; timings stay their own', () => {
+  const a = packApi(record(true, [10, 420]), negotiated);
+  const b = packApi(record(true, [30, 900]), { ...negotiated });
+  assert.equal(a.shape, b.shape);
+  assert.deepEqual([a.startUs, b.startUs], [[10, 420], [30, 900]]);
+  const otherAccept = packApi(record(true), { ...negotiated, accept: 'application/json' });
+  assert.notEqual(otherAccept.shape, a.shape);
+  const otherOutcome = packApi({ ...record(true), stages: { ...record(true).stages, outcomes: ['ok', 'error'] } }, negotiated);
+  assert.equal(unpackApi(otherOutcome).stages.outcomes[1], 'error');
+});
+
+test('collectors see the same record, packed or whole (older profiles hold it whole)', () => {
+  const base: RequestSnapshot = hostileSnapshot();
+  const options = { maxBodyBytes: 4096, redactKeys: ['password'] };
+  const whole = profiledRequest({ ...base, api: { ...record(true), negotiation: negotiated } }, options);
+  const packed = profiledRequest(sent({ ...base, api: packApi(record(true), negotiated) }), options);
+  assert.deepEqual(apiCollector.collect(packed), apiCollector.collect(whole));
+  assert.deepEqual(eventsCollector.collect(packed), eventsCollector.collect(whole));
+});
