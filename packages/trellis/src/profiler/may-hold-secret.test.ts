@@ -7,7 +7,7 @@ import { mayHoldSecret, type SnapshotText } from './may-hold-secret.ts';
 import { cleanSnapshotFor, snapshotFor } from './profile-sink.contract.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import { Redaction } from './redact.ts';
-import { withoutPayload } from './thread-profile-sink.ts';
+import { withoutPayload } from './profiler-thread-messages.ts';
 
 const keys = DEFAULT_SECRET_KEYS;
 

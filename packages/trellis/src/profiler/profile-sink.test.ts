@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisForTests } from '../testing/services.ts';
@@ -128,5 +129,33 @@ test('one profile of more than 64 MB (an eighth of the thread heap bound) is not
   } finally {
     await sink.close();
     await storage.close();
+  }
+});
+
+test('a thread behind its store decodes a few MB of the backlog at a time: the rest waits serialised on its port, not in its heap', async () => {
+  // A Redis that accepts connections and never answers: the thread's writes wait for ever.
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => sockets.add(socket.on('data', () => {})));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const log = { warn: () => {}, error: () => {} } as unknown as WriterLog;
+  const sink = new ThreadProfileSink({ ...build, dsn: `redis://127.0.0.1:${port}/0`, retention }, log, 64 * 2 ** 20);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = (await sink.threadHeap()).used_heap_size;
+    // 32 MB of cut uploads (as large-body.ts leaves them), each posted at once.
+    for (let i = 0; i < 512; i++) {
+      const base = cleanSnapshotFor(`e${i.toString(16).padStart(5, '0')}`);
+      sink.send([{ ...base, request: { ...base.request, method: 'POST', body: String(i).padEnd(64 * 1024, 'x'), bodyNote: { kind: 'cut', size: 900 * 1024 } } }]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const grown = (await sink.threadHeap()).used_heap_size - before;
+    // Decoded whole, the backlog alone would be 32 MB of the thread's heap.
+    assert.ok(grown < 16 * 2 ** 20, `the thread's heap grew by ${(grown / 2 ** 20).toFixed(1)} MB`);
+  } finally {
+    // The store goes away: the thread's writes fail, and it can close.
+    server.close();
+    for (const socket of sockets) socket.destroy();
+    await sink.close();
   }
 });

@@ -6,7 +6,7 @@
  * and each is acknowledged once stored; errors are relayed to the app's logger. See
  * thread-profile-sink.ts.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { defaultCollectors } from './panels/default-collectors.ts';
 import { lowerThreadPriority } from './lower-thread-priority.ts';
 import { mayHoldSecret } from './may-hold-secret.ts';
@@ -16,7 +16,7 @@ import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { deferredRecord } from './stored-profile.ts';
 import { factsAt, type SnapshotFacts } from './snapshot-facts.ts';
-import { decodeSnapshot, type FromProfilerThread, type ProfilerThreadData, type ToProfilerThread } from './thread-profile-sink.ts';
+import { decodeSnapshot, type FromProfilerThread, type ProfileBatch, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
 import { TokenIssuer } from './token.ts';
 
 /**
@@ -28,7 +28,7 @@ import { TokenIssuer } from './token.ts';
 const NICE = 10;
 lowerThreadPriority(NICE);
 
-const data = workerData as ProfilerThreadData;
+const data = workerData as ProfilerThreadStart;
 const port = parentPort!;
 const post = (message: FromProfilerThread) => port.postMessage(message);
 
@@ -96,7 +96,7 @@ function storeSubRequest(w: ProfileWriter, json: string, body: string | null, fa
   return w.store(shared ? { ...own, response: shared.response, exception: shared.exception } : own);
 }
 
-function store({ snapshots, payloads, bodies, facts }: Extract<ToProfilerThread, { type: 'profiles' }>): Promise<void[]> | null {
+function store({ snapshots, payloads, bodies, facts }: ProfileBatch): Promise<void[]> | null {
   if (!writer) return null;
   const parents: Parents = new Map();
   return Promise.all(snapshots.map((json, i) => storeOne(writer!, json, payloads[i] ?? null, bodies[i] ?? null, factsAt(facts, i), parents)));
@@ -105,14 +105,48 @@ function store({ snapshots, payloads, bodies, facts }: Extract<ToProfilerThread,
 /** Snapshots that arrived with no store to write them to (it could not be opened). */
 let unstored = 0;
 
-port.on('message', (message: ToProfilerThread) => {
-  if (message.type === 'profiles') {
+/**
+ * Bytes of batches taken from the port and not yet stored, past which the thread takes no more
+ * until some are: what waits beyond it waits serialised, on the port (ToProfilerThread). The
+ * request thread bounds the whole backlog (PROFILER_MAX_BACKLOG); this bounds what of it is
+ * decoded and built here at once. A batch larger than this is taken alone.
+ */
+const TAKEN_MAX_BYTES = 4 * 2 ** 20;
+let takenBytes = 0;
+let closing = false;
+
+function batchBytes({ snapshots, payloads, bodies }: ProfileBatch): number {
+  let bytes = 0;
+  for (let i = 0; i < snapshots.length; i++) bytes += snapshots[i]!.length + (payloads[i]?.length ?? 0) + (bodies[i]?.length ?? 0);
+  return bytes;
+}
+
+/** Takes batches from the port while what is taken is under its bound (all of them when closing). */
+function take(): void {
+  while (closing || takenBytes < TAKEN_MAX_BYTES) {
+    const received = receiveMessageOnPort(data.batches);
+    if (received === undefined) return;
+    const batch = received.message as ProfileBatch;
+    const bytes = batchBytes(batch);
+    takenBytes += bytes;
     // Writes start at once (the store batches them), in arrival order even before the store is
     // open; only the acknowledgements wait for each other.
-    const stored = writer ? store(message) : ready.then(() => store(message) ?? void (unstored += message.snapshots.length));
-    last = Promise.all([last, stored]).then(() => post({ type: 'stored', count: message.snapshots.length, dropped: (writer?.dropped ?? 0) + unstored }));
-    return;
+    const stored = writer ? store(batch) : ready.then(() => store(batch) ?? void (unstored += batch.snapshots.length));
+    void Promise.resolve(stored)
+      .catch(() => undefined)
+      .then(() => {
+        takenBytes -= bytes;
+        take();
+      });
+    last = Promise.all([last, stored]).then(() => post({ type: 'stored', count: batch.snapshots.length, dropped: (writer?.dropped ?? 0) + unstored }));
   }
+}
+
+port.on('message', (message: ToProfilerThread) => {
+  if (message.type === 'wake') return take();
+  closing = true;
+  take();
+  data.batches.close();
   last = last
     .then(() => opened)
     .then(async (storage) => {

@@ -5,7 +5,7 @@ import { defaultCollectors } from './panels/default-collectors.ts';
 import type { Profile } from './profile.ts';
 import { cleanSnapshotFor, SINK_BUILD } from './profile-sink.contract.ts';
 import { deferredRecord, profileOf, recordOf } from './stored-profile.ts';
-import { withoutPayload } from './thread-profile-sink.ts';
+import { withoutPayload } from './profiler-thread-messages.ts';
 
 const profile: Profile = {
   token: 'c0ffee',

@@ -1,79 +1,22 @@
 import { once } from 'node:events';
+import type { HeapInfo } from 'node:v8';
 import { OncePerInterval } from '../logging/once-per-interval.ts';
-import { Worker } from 'node:worker_threads';
-import type { BuildOptions } from './build-profile.ts';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { withoutPayload, type FromProfilerThread, type ProfileBatch, type ProfilerThreadData, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { plainSnapshot } from './plain-snapshot.ts';
 import { pushFacts } from './snapshot-facts.ts';
 import type { WriterLog } from './profile-writer.ts';
-import type { RetentionOptions } from './storage/profile-storage.ts';
 import { siblingModule } from './sibling-module.ts';
-
-/** What the profiler thread is started with. */
-export interface ProfilerThreadData extends BuildOptions {
-  /** The store to write to (`sqlite:<file>`, `redis://…`): the thread opens its own connection. */
-  readonly dsn: string;
-  readonly retention: RetentionOptions;
-}
-
-/**
- * Snapshots travel as JSON texts (see `#encode`), each response body beside its text, and so does
- * a large request body cut on the request thread (large-body.ts): each is a string already, and a
- * string is posted as one copy where JSON would escape it all again (a 64 KB body cost 150 KB of
- * short-lived strings to encode, per upload). Beside them goes what the thread needs to store a
- * snapshot without parsing it (snapshot-facts.ts).
- */
-export type ToProfilerThread =
-  | {
-      readonly type: 'profiles';
-      readonly snapshots: readonly string[];
-      readonly payloads: readonly (string | null)[];
-      /** The cut request body of each snapshot that has one (null for the others). */
-      readonly bodies: readonly (string | null)[];
-      readonly facts: readonly (string | number | null)[];
-    }
-  | { readonly type: 'close' };
-
-/** A request body cut on the request thread (a string): it travels beside the snapshot. */
-function cutBody(snapshot: RequestSnapshot): string | null {
-  const { body, bodyNote } = snapshot.request;
-  return bodyNote?.kind === 'cut' && typeof body === 'string' ? body : null;
-}
-
-/** A snapshot without its response body and its cut request body, which travel beside it (see ToProfilerThread). */
-export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null; body: string | null } {
-  const payload = snapshot.response?.payload ?? null;
-  const body = cutBody(snapshot);
-  if (payload === null && body === null) return { snapshot, payload, body };
-  return {
-    snapshot: {
-      ...snapshot,
-      ...(payload === null ? {} : { response: { ...snapshot.response!, payload: null } }),
-      ...(body === null ? {} : { request: { ...snapshot.request, body: null } }),
-    },
-    payload,
-    body,
-  };
-}
-
-/** A snapshot back from its text, its response body and cut request body put back in place. */
-export function decodeSnapshot(text: string, payload: string | null, body: string | null = null): RequestSnapshot {
-  const parsed = JSON.parse(text) as RequestSnapshot;
-  const snapshot = body === null ? parsed : { ...parsed, request: { ...parsed.request, body } };
-  return snapshot.response === null ? snapshot : { ...snapshot, response: { ...snapshot.response, payload } };
-}
-
-export type FromProfilerThread =
-  | { readonly type: 'stored'; readonly count: number; /** The thread's own losses so far (a failing store). */ readonly dropped: number }
-  | { readonly type: 'log'; readonly level: 'warn' | 'error'; readonly context: Record<string, unknown>; readonly message: string };
 
 /** Snapshots handed on but not yet stored, past which new ones are dropped until the store catches up. */
 const MAX_BACKLOG = 20_000;
 /**
  * The same in bytes of snapshot text (PROFILER_MAX_BACKLOG): what the backlog costs in memory is
- * its bytes, held twice (here until posted, and in the thread), so 900 KB bodies must not wait by
- * the twenty thousand.
+ * its bytes, so 900 KB bodies must not wait by the twenty thousand. They wait serialised on the
+ * thread's port, once each: the thread decodes and builds at most a few MB of them at a time
+ * (TAKEN_MAX_BYTES in profiler-thread.ts).
  */
 export const DEFAULT_MAX_BACKLOG_BYTES = 32 * 1024 * 1024;
 /**
@@ -134,6 +77,8 @@ const CLOSE_TIMEOUT_MS = 10_000;
  */
 export class ThreadProfileSink implements ProfileSink {
   #worker: Worker;
+  /** Where batches are posted for the current thread (ToProfilerThread). */
+  #batches: MessagePort;
   readonly #data: ProfilerThreadData;
   /** The thread's module: the profiler thread, or a stand-in that fails on cue (tests). */
   readonly #threadModule: URL | string;
@@ -171,12 +116,15 @@ export class ThreadProfileSink implements ProfileSink {
     this.#maxSnapshotBytes = (profilerThreadOldGenerationMb(maxBacklogBytes) * 2 ** 20) / 8;
     this.#data = data;
     this.#threadModule = threadModule;
-    this.#worker = this.#start();
+    [this.#worker, this.#batches] = this.#start();
   }
 
-  #start(): Worker {
+  #start(): [Worker, MessagePort] {
+    const { port1, port2 } = new MessageChannel();
+    port1.unref();
     const worker = new Worker(this.#threadModule, {
-      workerData: this.#data,
+      workerData: { ...this.#data, batches: port2 } satisfies ProfilerThreadStart,
+      transferList: [port2],
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: profilerThreadOldGenerationMb(this.#maxBacklogBytes) },
     });
     worker.unref();
@@ -198,7 +146,7 @@ export class ThreadProfileSink implements ProfileSink {
       if (this.#closing || this.#dead) return this.#stop();
       this.#failed(failure, code);
     });
-    return worker;
+    return [worker, port1];
   }
 
   /**
@@ -222,9 +170,15 @@ export class ThreadProfileSink implements ProfileSink {
     this.#sizesHead = 0;
     this.#backlogBytes = this.#sizes.reduce((sum, bytes) => sum + bytes, 0);
     this.#log.error({ err: error ?? undefined, channel: 'profiler', notRecorded: lost }, `The profiler thread stopped (${why}) and was restarted; ${lost.toLocaleString('en-US')} ${lost === 1 ? 'request' : 'requests'} it held went unrecorded.`);
-    this.#worker = this.#start();
+    this.#batches.close();
+    [this.#worker, this.#batches] = this.#start();
     this.#wake();
     if (this.#batch.length > 0) this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
+  }
+
+  /** The profiler thread's V8 heap figures (the soak prints them; tests bound them). */
+  threadHeap(): Promise<HeapInfo> {
+    return this.#worker.getHeapStatistics();
   }
 
   get dropped(): number {
@@ -310,7 +264,8 @@ export class ThreadProfileSink implements ProfileSink {
     this.#payloads = [];
     this.#bodies = [];
     this.#facts = [];
-    this.#worker.postMessage({ type: 'profiles', snapshots, payloads, bodies, facts } satisfies ToProfilerThread);
+    this.#batches.postMessage({ type: 'profiles', snapshots, payloads, bodies, facts } satisfies ProfileBatch);
+    this.#worker.postMessage({ type: 'wake' } satisfies ToProfilerThread);
     this.#sent += snapshots.length;
   };
 

@@ -1,0 +1,80 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { BuildOptions } from './build-profile.ts';
+import type { RequestSnapshot } from './profiled-request.ts';
+import type { RetentionOptions } from './storage/profile-storage.ts';
+
+/*
+ * What the request thread and the profiler thread say to each other (thread-profile-sink.ts,
+ * profiler-thread.ts).
+ */
+
+/** What the profiler thread is started with. */
+export interface ProfilerThreadData extends BuildOptions {
+  /** The store to write to (`sqlite:<file>`, `redis://…`): the thread opens its own connection. */
+  readonly dsn: string;
+  readonly retention: RetentionOptions;
+}
+
+/** What the thread is started with: its data, and the port its batches come on (see ProfileBatch). */
+export interface ProfilerThreadStart extends ProfilerThreadData {
+  readonly batches: MessagePort;
+}
+
+/**
+ * Snapshots travel as JSON texts (see `#encode`), each response body beside its text, and so does
+ * a large request body cut on the request thread (large-body.ts): each is a string already, and a
+ * string is posted as one copy where JSON would escape it all again (a 64 KB body cost 150 KB of
+ * short-lived strings to encode, per upload). Beside them goes what the thread needs to store a
+ * snapshot without parsing it (snapshot-facts.ts).
+ */
+export interface ProfileBatch {
+  readonly type: 'profiles';
+  readonly snapshots: readonly string[];
+  readonly payloads: readonly (string | null)[];
+  /** The cut request body of each snapshot that has one (null for the others). */
+  readonly bodies: readonly (string | null)[];
+  readonly facts: readonly (string | number | null)[];
+}
+
+/**
+ * Batches go on a port of their own, which the thread reads one message at a time
+ * (`receiveMessageOnPort`) while what it holds is under its bound (profiler-thread.ts): a port
+ * with a listener is drained whole, each message decoded into the thread's heap at once, so a
+ * thread behind its work held the whole backlog decoded, and the profiles built from it (150 MB
+ * of heap for a 32 MB backlog under 900 KB uploads). Waiting on the port, a batch costs its
+ * serialised bytes. The thread's own port says when there is something to read, and when to close.
+ */
+export type ToProfilerThread = { readonly type: 'wake' } | { readonly type: 'close' };
+
+/** A request body cut on the request thread (a string): it travels beside the snapshot. */
+function cutBody(snapshot: RequestSnapshot): string | null {
+  const { body, bodyNote } = snapshot.request;
+  return bodyNote?.kind === 'cut' && typeof body === 'string' ? body : null;
+}
+
+/** A snapshot without its response body and its cut request body, which travel beside it (see ToProfilerThread). */
+export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null; body: string | null } {
+  const payload = snapshot.response?.payload ?? null;
+  const body = cutBody(snapshot);
+  if (payload === null && body === null) return { snapshot, payload, body };
+  return {
+    snapshot: {
+      ...snapshot,
+      ...(payload === null ? {} : { response: { ...snapshot.response!, payload: null } }),
+      ...(body === null ? {} : { request: { ...snapshot.request, body: null } }),
+    },
+    payload,
+    body,
+  };
+}
+
+/** A snapshot back from its text, its response body and cut request body put back in place. */
+export function decodeSnapshot(text: string, payload: string | null, body: string | null = null): RequestSnapshot {
+  const parsed = JSON.parse(text) as RequestSnapshot;
+  const snapshot = body === null ? parsed : { ...parsed, request: { ...parsed.request, body } };
+  return snapshot.response === null ? snapshot : { ...snapshot, response: { ...snapshot.response, payload } };
+}
+
+export type FromProfilerThread =
+  | { readonly type: 'stored'; readonly count: number; /** The thread's own losses so far (a failing store). */ readonly dropped: number }
+  | { readonly type: 'log'; readonly level: 'warn' | 'error'; readonly context: Record<string, unknown>; readonly message: string };
