@@ -1,5 +1,5 @@
 /**
- * `npm run soak -- [--minutes=5] [--connections=50] [--body-kb=0] [--writes-only] [--requests=N] [--store=sqlite|redis]`
+ * `npm run soak -- [--minutes=5] [--connections=50] [--body-kb=0] [--writes-only] [--requests=N] [--store=sqlite|redis] [--profiler=0] [--built]`
  *
  * A soak run (not part of `npm test`): the bookshop in debug with the profiler on, under a mixed
  * load (reads of items and collections, a filtered search, a 404, a failed login, and writes with
@@ -7,7 +7,12 @@
  * (current and peak), the JS heap, requests per second, errors and non-2xx/4xx answers, and
  * how many requests the profiler did not record (its backlog bound, PROFILER_MAX_BACKLOG). At
  * the end: the peak RSS and the totals. Loopback only.
+ *
+ * `--built` runs the framework as an installed package runs it, from its build (dist/, made first
+ * and removed after), with no source condition: then no thread of the server strips TypeScript,
+ * which costs each thread that does about 20 MB (the type stripper's WebAssembly memory and code).
  */
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,6 +33,7 @@ const { values } = parseArgs({
     store: { type: 'string', default: 'sqlite' },
     'writes-only': { type: 'boolean', default: false },
     profiler: { type: 'string', default: '1' },
+    built: { type: 'boolean', default: false },
   },
 });
 const minutes = Number(values.minutes);
@@ -36,10 +42,15 @@ const bodyKb = Number(values['body-kb']);
 const store = values.store === 'redis' ? 'redis' : 'sqlite';
 const MB = 2 ** 20;
 
+const build = join(root, 'packages/trellis/scripts/build.ts');
+if (values.built) {
+  const built = spawnSync(process.execPath, [build], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+}
 const workDir = await mkdtemp(join(tmpdir(), 'trellis-soak-'));
 const fixture = await bookshopFixture(root, workDir);
 const server = await ServerProcess.start(
-  { name: 'soak', script: 'bench/servers/bookshop.ts', env: { ...DEBUG_ENV, LOG_LEVEL: 'warn', ...profilerEnv(values.profiler === '0' ? null : store, workDir, 'soak'), DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, LOGIN_THROTTLE: 'off', ...(process.env.SOAK_ENV ? JSON.parse(process.env.SOAK_ENV) : {}) }, description: 'bookshop, debug, profiler on' },
+  { name: 'soak', script: 'bench/servers/bookshop.ts', env: { ...DEBUG_ENV, LOG_LEVEL: 'warn', ...profilerEnv(values.profiler === '0' ? null : store, workDir, 'soak'), DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, LOGIN_THROTTLE: 'off', ...(values.built ? { NODE_OPTIONS: '' } : {}), ...(process.env.SOAK_ENV ? JSON.parse(process.env.SOAK_ENV) : {}) }, description: 'bookshop, debug, profiler on' },
   root,
 );
 
@@ -82,7 +93,7 @@ async function notRecorded(): Promise<number> {
   }
 }
 
-console.log(`soak: ${minutes} min${values.requests ? ` or ${values.requests} requests` : ''}, ${connections} connections, write bodies ${bodyKb} KB, profiles in ${store}`);
+console.log(`soak: ${minutes} min${values.requests ? ` or ${values.requests} requests` : ''}, ${connections} connections, write bodies ${bodyKb} KB, ${values.profiler === '0' ? 'profiler off' : `profiles in ${store}`}, ${values.built ? 'built package (dist/)' : 'sources'}`);
 console.log('elapsed  rss MB  peak MB  heap MB  req/s   5xx  not recorded');
 let last = 0;
 let dropped = 0;
@@ -107,4 +118,5 @@ dropped = await notRecorded();
 console.log(`\ndone in ${Math.round((Date.now() - started) / 1000)} s: ${result.requests.total.toLocaleString('en-US')} requests, ${result.errors + result.timeouts} socket errors/timeouts, ${serverErrors} answers ≥ 500, peak RSS ${(peak / MB).toFixed(0)} MB, ${dropped.toLocaleString('en-US')} requests not recorded by the profiler`);
 await server.stop();
 await rm(workDir, { recursive: true, force: true });
+if (values.built) spawnSync(process.execPath, [build, '--clean']);
 if (serverErrors > 0 || result.errors + result.timeouts > 0) process.exitCode = 1;
