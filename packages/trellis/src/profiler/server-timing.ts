@@ -2,40 +2,66 @@
  * The Server-Timing header of a profiled response (W3C Server Timing): the lifecycle phases so
  * far (each mark to the next, repeated phases summed), the database time and count, and the
  * total; browser devtools show it in the request's Timing tab. Built at onSend, when the phases
- * up to the response are known.
+ * up to the response are known, on every profiled response: what is the same for every request
+ * down the same phases (the metric names, spelled as tokens, and which phases share one) is
+ * worked out once per sequence (`planOf`), and milliseconds are written without building their
+ * decimals each time (`msOf`).
  */
-/** Phase names already checked to be tokens, and their spelling in the header. */
-const spelled = new Map<string, string>();
 
-/** Milliseconds with three decimals from microseconds, without toFixed (it runs once per phase per response). */
+/** The decimals of a whole number of microseconds (0-999), as msOf writes them: none for 0, else three. */
+const DECIMALS = Array.from({ length: 1000 }, (_, rest) => (rest === 0 ? '' : `.${String(rest).padStart(3, '0')}`));
+
+/** Milliseconds with three decimals from microseconds, trailing zeros kept but no `.000`. */
 function msOf(microseconds: number): string {
-  const us = Math.round(microseconds);
+  const us = Math.max(0, Math.round(microseconds)) || 0;
   const whole = Math.trunc(us / 1000);
-  const rest = Math.round(us - whole * 1000);
-  return rest === 0 ? `${whole}` : `${whole}.${rest < 10 ? '00' : rest < 100 ? '0' : ''}${rest}`;
+  return `${whole}${DECIMALS[us - whole * 1000]!}`;
+}
+
+/** What a sequence of phase names comes to in the header. */
+interface Plan {
+  readonly names: readonly string[];
+  /** For each metric, in order: what goes before its duration (`, name;dur=`). */
+  readonly heads: readonly string[];
+  /** For each mark, the metric it counts towards. */
+  readonly slots: readonly number[];
+}
+
+/** Sequences planned lately, newest last: a few per route (requests end in different phases). */
+const PLANS = 64;
+const plans: Plan[] = [];
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function planOf(names: readonly string[]): Plan {
+  for (let i = plans.length - 1; i >= 0; i--) if (sameNames(plans[i]!.names, names)) return plans[i]!;
+  const keys: string[] = [];
+  // A metric name is a token (RFC 9110 §5.6.2): a phase named otherwise is spelled with '-'.
+  const slots = names.map((name) => {
+    const key = name.replace(/[^!#$%&'*+.^_`|~0-9A-Za-z-]/g, '-');
+    const at = keys.indexOf(key);
+    return at >= 0 ? at : keys.push(key) - 1;
+  });
+  const plan = { names: [...names], heads: keys.map((key, i) => `${i > 0 ? ', ' : ''}${key};dur=`), slots };
+  if (plans.length >= PLANS) plans.shift();
+  plans.push(plan);
+  return plan;
 }
 
 export function serverTiming(marks: { readonly names: readonly string[]; readonly atUs: readonly number[] }, queries: readonly { readonly durationMs: number }[], nowUs: number): string {
-  const { names, atUs } = marks;
-  const keys: string[] = [];
-  const sums: number[] = [];
-  for (let i = 0; i < names.length; i++) {
-    const end = i + 1 < names.length ? atUs[i + 1]! : nowUs;
-    let name = spelled.get(names[i]!);
-    if (name === undefined) {
-      // A metric name is a token (RFC 9110 §5.6.2): a phase named otherwise is spelled with '-'.
-      name = names[i]!.replace(/[^!#$%&'*+.^_`|~0-9A-Za-z-]/g, '-');
-      if (spelled.size < 1000) spelled.set(names[i]!, name);
-    }
-    const at = keys.indexOf(name);
-    const us = Math.max(0, end - atUs[i]!);
-    if (at < 0) {
-      keys.push(name);
-      sums.push(us);
-    } else sums[at]! += us;
+  const { atUs } = marks;
+  const { heads, slots } = planOf(marks.names);
+  const sums: number[] = new Array(heads.length).fill(0);
+  for (let i = 0; i < slots.length; i++) {
+    const end = i + 1 < slots.length ? atUs[i + 1]! : nowUs;
+    sums[slots[i]!]! += Math.max(0, end - atUs[i]!);
   }
   let header = '';
-  for (let i = 0; i < keys.length; i++) header += `${i > 0 ? ', ' : ''}${keys[i]};dur=${msOf(sums[i]!)}`;
+  for (let i = 0; i < heads.length; i++) header += heads[i]! + msOf(sums[i]!);
   if (queries.length > 0) {
     let total = 0;
     for (const q of queries) total += q.durationMs;
