@@ -155,10 +155,10 @@ export class ProfileContext {
   snapshot(response: CapturedResponse | null, exception: readonly ChainedException[]): RequestSnapshot {
     const sub = this.subRequest;
     const { request, logs, secrets } = this.#captured ?? this.#routed(this.#facts());
-    return {
+    const snapshot: Writable<RequestSnapshot> = {
       token: this.token,
       parentToken: this.parentToken,
-      children: this.children.map((c) => c.token),
+      children: this.children.length === 0 ? NO_CHILDREN : this.children.map((c) => c.token),
       request,
       subRequest: sub ? { purpose: sub.purpose, contentType: sub.contentType } : null,
       startTime: this.startTime,
@@ -169,19 +169,28 @@ export class ProfileContext {
       exception,
       logs: sub ? sub.logs : logs,
       queries: this.scope.queries,
-      ...(this.scope.queriesOver > 0 ? { queriesNotKept: this.scope.queriesOver } : {}),
-      ...(this.security.length > 0 ? { security: this.security } : {}),
-      ...(this.routing ? { routing: this.routing } : {}),
-      ...(this.memory ? { memory: this.memory } : {}),
-      ...(this.scope.httpCalls.length > 0 ? { httpCalls: this.scope.httpCalls } : {}),
-      ...(this.api ? { api: packApi(this.api, this.negotiation) } : {}),
-      ...(this.cpuSample ? { cpu: this.cpuSample } : {}),
-      response,
-      collected: {},
-      ...(secrets ? { secrets } : {}),
-    };
+    } as Writable<RequestSnapshot>;
+    // What only some requests have is added when there (in the order the keys always had), not
+    // spread from an object made for it: a spread is a generic copy, eight per snapshot.
+    if (this.scope.queriesOver > 0) snapshot.queriesNotKept = this.scope.queriesOver;
+    if (this.security.length > 0) snapshot.security = this.security;
+    if (this.routing) snapshot.routing = this.routing;
+    if (this.memory) snapshot.memory = this.memory;
+    if (this.scope.httpCalls.length > 0) snapshot.httpCalls = this.scope.httpCalls;
+    if (this.api) snapshot.api = packApi(this.api, this.negotiation);
+    if (this.cpuSample) snapshot.cpu = this.cpuSample;
+    snapshot.response = response;
+    snapshot.collected = {};
+    if (secrets) snapshot.secrets = secrets;
+    return snapshot;
   }
 }
+
+/** A snapshot being put together (ProfileContext.snapshot). */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The children of a request without sub-requests, most of them: shared (a snapshot is never changed). */
+const NO_CHILDREN: readonly string[] = Object.freeze([]);
 
 /** What a sub-request's snapshot reads of it (its `parent` is not among it: see ProfileContext.release). */
 export type SubRequestFacts = Pick<SubRequest, 'purpose' | 'contentType' | 'logs'>;

@@ -240,7 +240,13 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
         const response = ctx.response;
         // Parent first: with equal start times, store order makes the sub-request the newer one.
         const exception = ctx.exception();
-        const family = [ctx, ...ctx.children].map((c) => c.snapshot(response, c === ctx || c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception()));
+        const main = ctx.snapshot(response, exception);
+        // Most requests have no sub-request: their snapshot goes as it is, without a family array.
+        if (collectors.length === 0 && ctx.children.length === 0) {
+          batch.push(main);
+          continue;
+        }
+        const family = [main, ...ctx.children.map((c) => c.snapshot(response, c.errors.at(-1) === ctx.errors.at(-1) ? exception : c.exception()))];
         if (collectors.length === 0) {
           batch.push(...family);
           continue;

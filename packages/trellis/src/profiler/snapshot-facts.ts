@@ -1,4 +1,4 @@
-import { summaryOf } from './build-profile.ts';
+import { absoluteUrl } from './build-profile.ts';
 import type { ProfileSummary } from './profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 
@@ -39,14 +39,15 @@ const TEXT_BODY = 16;
 /** Appends the facts of a snapshot, as sent (without what it inherits), to a batch's flat list. */
 /** `bodyBeside`: the request body, cut on the request thread, travels beside the text (thread-profile-sink.ts). */
 export function pushFacts(into: (string | number | null)[], sent: RequestSnapshot, inherits: boolean, bodyBeside = false): void {
-  const s = summaryOf(sent);
   const headers = sent.response?.headers;
   let flags = inherits ? INHERITS : 0;
   if (headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined) flags |= PROFILER_HEADERS;
   if ((sent.secrets?.length ?? 0) > 0) flags |= SECRETS_FOUND;
   if (sent.children.length > 0) flags |= HAS_CHILDREN;
   if (bodyBeside || (typeof sent.request.body === 'string' && sent.request.body !== '')) flags |= TEXT_BODY;
-  into.push(s.token, s.parent, s.ip, s.method, s.url, s.time, s.statusCode, s.durationMs, sent.request.url, flags);
+  // The summary's fields (summaryOf), pushed without an object made for them.
+  const r = sent.request;
+  into.push(sent.token, sent.parentToken, r.ip, r.method, absoluteUrl(sent), sent.startTime, sent.statusCode, Math.round(sent.durationMs * 1000) / 1000, r.url, flags);
 }
 
 /** The facts of the i-th snapshot of a batch. */
