@@ -50,11 +50,21 @@ test('the common shape is written without a quote for JSON to escape', () => {
   assert.equal(JSON.stringify(packApi(record(true), negotiated).shape).slice(1, -1).includes('\\'), false);
 });
 
+test('stages that follow each other are sent with their first start only, and read back whole', () => {
+  const following = { ...record(true), stages: { ...record(true).stages, startUs: [10, 420], durationUs: [410, 1388] } };
+  const packed = packApi(following, negotiated);
+  assert.deepEqual(packed.startUs, [10]);
+  assert.deepEqual(unpackApi(sent(packed)).stages.startUs, [10, 420]);
+  const gap = { ...record(true), stages: { ...record(true).stages, startUs: [10, 421], durationUs: [410, 1388] } };
+  assert.deepEqual(packApi(gap, negotiated).startUs, [10, 421]);
+  assert.deepEqual(unpackApi(sent(packApi(gap, negotiated))).stages.startUs, [10, 421]);
+});
+
 test('runs of the same operation down the same path share their shape text; timings stay their own', () => {
   const a = packApi(record(true, [10, 420]), negotiated);
   const b = packApi(record(true, [30, 900]), { ...negotiated });
   assert.equal(a.shape, b.shape);
-  assert.deepEqual([a.startUs, b.startUs], [[10, 420], [30, 900]]);
+  assert.deepEqual([unpackApi(a).stages.startUs, unpackApi(b).stages.startUs], [[10, 420], [30, 900]]);
   const otherAccept = packApi(record(true), { ...negotiated, accept: 'application/json' });
   assert.notEqual(otherAccept.shape, a.shape);
   const otherOutcome = packApi({ ...record(true), stages: { ...record(true).stages, outcomes: ['ok', 'error'] } }, negotiated);

@@ -37,6 +37,11 @@ export interface ApiRecord {
  */
 export interface PackedApiRecord {
   readonly shape: string;
+  /**
+   * The stages' starts, or the first one alone when each stage starts where the one before it
+   * ended (the pipeline's clock makes it so: resources/pipeline.ts), which JSON writes as one
+   * value instead of nine.
+   */
   readonly startUs: readonly number[];
   readonly durationUs: readonly number[];
 }
@@ -92,16 +97,32 @@ function shapeText(api: ApiRecord, n: ApiRecord['negotiation']): string {
   return [...parts, names.join(','), outcomes.join(','), ...negotiation].map((part) => part ?? '').join(' ');
 }
 
+/** The starts as sent: the first alone when the stages follow each other (see PackedApiRecord.startUs). */
+function startsOf({ startUs, durationUs }: ApiRecord['stages']): readonly number[] {
+  if (startUs.length < 2) return startUs;
+  for (let i = 1; i < startUs.length; i++) if (startUs[i] !== startUs[i - 1]! + durationUs[i - 1]!) return startUs;
+  return [startUs[0]!];
+}
+
 /** The record as a snapshot carries it, with the negotiation of the request (see PackedApiRecord). */
 export function packApi(api: ApiRecord, negotiation: ApiRecord['negotiation']): PackedApiRecord {
+  const { stages } = api;
   for (let i = shapes.length - 1; i >= 0; i--) {
     const known = shapes[i]!;
-    if (sameShape(api, negotiation, known.api, known.negotiation)) return { shape: known.text, startUs: api.stages.startUs, durationUs: api.stages.durationUs };
+    if (sameShape(api, negotiation, known.api, known.negotiation)) return { shape: known.text, startUs: startsOf(stages), durationUs: stages.durationUs };
   }
   const text = shapeText(api, negotiation);
   if (shapes.length >= SHAPES) shapes.shift();
   shapes.push({ api, negotiation, text });
-  return { shape: text, startUs: api.stages.startUs, durationUs: api.stages.durationUs };
+  return { shape: text, startUs: startsOf(stages), durationUs: stages.durationUs };
+}
+
+/** Every stage's start, from the first when only it was sent. */
+function allStarts(startUs: readonly number[], durationUs: readonly number[]): readonly number[] {
+  if (startUs.length !== 1 || durationUs.length < 2) return startUs;
+  const all = [startUs[0]!];
+  for (let i = 1; i < durationUs.length; i++) all.push(all[i - 1]! + durationUs[i - 1]!);
+  return all;
 }
 
 type Outcome = ResourceStageEvent['outcome'];
@@ -122,7 +143,7 @@ export function unpackApi(api: ApiRecord | PackedApiRecord): ApiRecord {
   return {
     resource,
     operation,
-    stages: { names, startUs: api.startUs, durationUs: api.durationUs, outcomes },
+    stages: { names, startUs: allStarts(api.startUs, api.durationUs), durationUs: api.durationUs, outcomes },
     negotiation: n === null ? null : { accept: n[0]!, format: n[1]!, mediaType: n[2]!, extension: n[3]! },
     ...(provider === null ? {} : { provider, processor: processor! }),
   };

@@ -74,9 +74,12 @@ class StageClock {
       if (this.#each) publish('resourceStage', () => ({ request: this.#request, resource: this.#op.resource.name, operation: this.#op.name, stage, durationMs, outcome, ...(detail ? { detail } : {}) }));
       const batch = this.#batch;
       if (batch) {
+        // Whole microseconds rounded once per instant, so each stage starts where the last ended
+        // (the profiler sends the first start and the durations: api-record.ts).
+        const startUs = Math.round(this.#t0 * 1000);
         batch.names.push(stage);
-        batch.startUs.push(Math.round(this.#t0 * 1000));
-        batch.durationUs.push(Math.round(durationMs * 1000));
+        batch.startUs.push(startUs);
+        batch.durationUs.push(Math.round(now * 1000) - startUs);
         batch.outcomes.push(outcome);
         if (detail) Object.assign(batch.detail, detail);
         if (next === 'done' || outcome === 'error') channels.resourceStages.publish({ request: this.#request, resource: this.#op.resource.name, operation: this.#op.name, ...batch });

@@ -33,6 +33,9 @@ test('the API panel: operation, negotiation, stages, filters, conditional outcom
     const stages = byExtension.api.stages.map((s) => `${s.stage}:${s.outcome}`);
     assert.ok(stages.includes('provide:ok') && stages.includes('serialize:ok'), stages.join(' '));
     assert.ok(stages.includes('deserialize:skipped'), stages.join(' '));
+    // Each stage starts where the one before it ended, to the microsecond (what lets a snapshot send one start).
+    const us = (ms: number) => Math.round(ms * 1000);
+    byExtension.api.stages.slice(1).forEach((s, i) => assert.equal(us(s.startMs), us(byExtension.api.stages[i]!.startMs) + us(byExtension.api.stages[i]!.durationMs), s.stage));
     assert.ok(byExtension.db.queries.length > 0);
     assert.ok(byExtension.db.queries.every((q) => q.stage === 'provide'), JSON.stringify(byExtension.db.queries.map((q) => q.stage)));
     assert.match(byExtension.page, /Decided by<\/th><td>the path's extension <code>\.jsonld<\/code>/);
