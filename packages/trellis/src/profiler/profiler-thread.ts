@@ -9,6 +9,7 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { defaultCollectors } from './panels/default-collectors.ts';
 import { lowerThreadPriority } from './lower-thread-priority.ts';
+import { HeapPoolRelease } from './heap-pool-release.ts';
 import { mayHoldSecret } from './may-hold-secret.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import { ProfileWriter, type WriterLog } from './profile-writer.ts';
@@ -114,6 +115,7 @@ let unstored = 0;
 const TAKEN_MAX_BYTES = 4 * 2 ** 20;
 let takenBytes = 0;
 let closing = false;
+const pool = new HeapPoolRelease();
 
 function batchBytes({ snapshots, payloads, bodies }: ProfileBatch): number {
   let bytes = 0;
@@ -136,6 +138,7 @@ function take(): void {
       .catch(() => undefined)
       .then(() => {
         takenBytes -= bytes;
+        pool.observe();
         take();
       });
     last = Promise.all([last, stored]).then(() => post({ type: 'stored', count: batch.snapshots.length, dropped: (writer?.dropped ?? 0) + unstored }));
