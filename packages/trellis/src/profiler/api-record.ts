@@ -1,4 +1,5 @@
 import type { NegotiationEvent, ResourceStageEvent, ResourceStagesEvent } from '../observe/channels.ts';
+import { sameStrings } from './same-strings.ts';
 
 /** One stage of the resource pipeline (provide, security, deserialize, …) as the profile keeps it. */
 export interface StageRecord {
@@ -71,12 +72,6 @@ export function apiRecord(e: ResourceStagesEvent, origin: number): ApiRecord {
 /** Shapes made lately, newest last: an app has a few dozen operations, and a few Accept headers. */
 const SHAPES = 32;
 const shapes: { readonly api: ApiRecord; readonly negotiation: ApiRecord['negotiation']; readonly text: string }[] = [];
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 function sameShape(a: ApiRecord, an: ApiRecord['negotiation'], b: ApiRecord, bn: ApiRecord['negotiation']): boolean {
   if (a.resource !== b.resource || a.operation !== b.operation || a.provider !== b.provider || a.processor !== b.processor) return false;

@@ -5,6 +5,23 @@ import { runInNewContext } from 'node:vm';
 type Gc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
 /**
+ * V8's `gc`: the global one when the process was started with --expose-gc (the flag then stays
+ * as it was), else from a context made for the purpose, the flag set only meanwhile: it is the
+ * process's, and no other context (the app's, another thread's) is to find a `gc` it did not ask
+ * for.
+ */
+function exposedGc(): Gc {
+  const global = (globalThis as { gc?: unknown }).gc;
+  if (typeof global === 'function') return global as Gc;
+  v8.setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as Gc;
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
+  }
+}
+
+/**
  * V8 keeps the pages a collection frees, in a pool of each isolate's, for the heap to grow into
  * again, and returns them to the system only in a memory-reducing collection (one asked for under
  * memory pressure, or when the isolate goes idle: never under steady load). So a busy thread keeps
@@ -27,14 +44,7 @@ export class HeapPoolRelease {
   constructor(options: { intervalMs?: number; now?: number } = {}) {
     this.#intervalMs = options.intervalMs ?? 10_000;
     this.#last = options.now ?? performance.now();
-    // Exposed to a context made for the purpose, then withdrawn: the flag is the process's, and
-    // no other context (the app's) is to find a `gc` it did not ask for.
-    v8.setFlagsFromString('--expose-gc');
-    try {
-      this.#gc = runInNewContext('gc') as Gc;
-    } finally {
-      v8.setFlagsFromString('--no-expose-gc');
-    }
+    this.#gc = exposedGc();
   }
 
   /** Called after work that may have grown the heap; may collect (synchronously). */

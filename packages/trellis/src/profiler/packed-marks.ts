@@ -1,4 +1,5 @@
 import type { TimelineMarks } from './profiled-request.ts';
+import { sameStrings } from './same-strings.ts';
 
 /**
  * Marks as a snapshot carries them: the names as one string, their instants as they are. A
@@ -18,17 +19,11 @@ export interface PackedMarks {
 const SEQUENCES = 32;
 const sequences: { readonly names: readonly string[]; readonly text: string }[] = [];
 
-function same(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** The marks as a snapshot carries them (PackedMarks). `marks.names` must not change afterwards. */
 export function packMarks(marks: TimelineMarks): PackedMarks {
   for (let i = sequences.length - 1; i >= 0; i--) {
     const known = sequences[i]!;
-    if (same(marks.names, known.names)) return { names: known.text, atUs: marks.atUs };
+    if (sameStrings(marks.names, known.names)) return { names: known.text, atUs: marks.atUs };
   }
   const { names } = marks;
   const plain = names.length > 0 && !names[0]!.startsWith('[') && names.every((name) => name !== '' && !name.includes(' '));

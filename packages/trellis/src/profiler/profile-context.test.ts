@@ -29,18 +29,28 @@ function requestWith(chars: number): FastifyRequest {
   } as unknown as FastifyRequest;
 }
 
+/** A request's context and a sub-request's, released as the recorder releases them once the response is sent. */
+function releasedFamily(request: FastifyRequest, subRequest: SubRequest | null): { ctx: ProfileContext; child: ProfileContext } {
+  const ctx = new ProfileContext({ token: 'a1b2c3', parentToken: null, request, subRequest: null });
+  const child = new ProfileContext({ token: 'd4e5f6', parentToken: 'a1b2c3', request, subRequest });
+  ctx.children.push(child);
+  const facts = ctx.release(64 * 1024, DEFAULT_SECRET_KEYS);
+  child.release(64 * 1024, DEFAULT_SECRET_KEYS, facts);
+  return { ctx, child };
+}
+
+/** Collects garbage in a later job: a WeakRef keeps its target for the rest of the job that made it. */
+async function collectLater(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+}
+
 test('release keeps what the profile needs, a large body cut, and lets go of the request and its body', async () => {
   let request: FastifyRequest | null = requestWith(900 * 1024);
   const body = new WeakRef(request.body as object);
-  const ctx = new ProfileContext({ token: 'a1b2c3', parentToken: null, request, subRequest: null });
-  const child = new ProfileContext({ token: 'd4e5f6', parentToken: 'a1b2c3', request, subRequest: null });
-  ctx.children.push(child);
+  const { ctx, child } = releasedFamily(request, null);
   request = null;
-  const facts = ctx.release(64 * 1024, DEFAULT_SECRET_KEYS);
-  child.release(64 * 1024, DEFAULT_SECRET_KEYS, facts);
-  // A WeakRef keeps its target for the rest of the job that made it: collect in a later one.
-  await new Promise((resolve) => setImmediate(resolve));
-  gc();
+  await collectLater();
   assert.ok(body.deref() === undefined, 'the body is no longer reachable from the contexts');
   assert.throws(() => ctx.request, { message: 'Profile a1b2c3: its request was released' });
   const snapshot = ctx.snapshot(null, []);
@@ -76,16 +86,10 @@ test('a released sub-request context lets go of its SubRequest, which holds the 
   let request: FastifyRequest | null = requestWith(900 * 1024);
   const body = new WeakRef(request.body as object);
   const logs = [{ level: 30, time: 0, msg: 'rendered' }] as unknown as SubRequest['logs'];
-  let sub: SubRequest | null = { id: 's1', parent: request, method: 'POST', url: '/upload?x=1', purpose: 'error', startedAt: 0, logs, statusCode: 422, contentType: 'application/problem+json', durationMs: 1 };
-  const ctx = new ProfileContext({ token: 'a1b2c3', parentToken: null, request, subRequest: null });
-  const child = new ProfileContext({ token: 'd4e5f6', parentToken: 'a1b2c3', request, subRequest: sub });
-  ctx.children.push(child);
+  // Only the context holds the SubRequest, as in the recorder's queue.
+  const { child } = releasedFamily(request, { id: 's1', parent: request, method: 'POST', url: '/upload?x=1', purpose: 'error', startedAt: 0, logs, statusCode: 422, contentType: 'application/problem+json', durationMs: 1 });
   request = null;
-  sub = null;
-  const facts = ctx.release(64 * 1024, DEFAULT_SECRET_KEYS);
-  child.release(64 * 1024, DEFAULT_SECRET_KEYS, facts);
-  await new Promise((resolve) => setImmediate(resolve));
-  gc();
+  await collectLater();
   assert.ok(body.deref() === undefined, 'the parent body is no longer reachable through the sub-request');
   // What the sub-request's snapshot reads of it is kept.
   const snapshot = child.snapshot(null, []);

@@ -108,7 +108,7 @@ let unstored = 0;
 
 /**
  * Bytes of batches taken from the port and not yet stored, past which the thread takes no more
- * until some are: what waits beyond it waits serialised, on the port (ToProfilerThread). The
+ * until some are: what waits beyond it waits serialised, on the port (ProfileBatch). The
  * request thread bounds the whole backlog (PROFILER_MAX_BACKLOG); this bounds what of it is
  * decoded and built here at once. A batch larger than this is taken alone.
  */

@@ -7,6 +7,7 @@
  * worked out once per sequence (`planOf`), and milliseconds are written without building their
  * decimals each time (`msOf`).
  */
+import { sameStrings } from './same-strings.ts';
 
 /** The decimals of a whole number of microseconds (0-999), as msOf writes them: none for 0, else three. */
 const DECIMALS = Array.from({ length: 1000 }, (_, rest) => (rest === 0 ? '' : `.${String(rest).padStart(3, '0')}`));
@@ -31,14 +32,8 @@ interface Plan {
 const PLANS = 64;
 const plans: Plan[] = [];
 
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 function planOf(names: readonly string[]): Plan {
-  for (let i = plans.length - 1; i >= 0; i--) if (sameNames(plans[i]!.names, names)) return plans[i]!;
+  for (let i = plans.length - 1; i >= 0; i--) if (sameStrings(plans[i]!.names, names)) return plans[i]!;
   const keys: string[] = [];
   // A metric name is a token (RFC 9110 §5.6.2): a phase named otherwise is spelled with '-'.
   const slots = names.map((name) => {

@@ -77,7 +77,7 @@ const CLOSE_TIMEOUT_MS = 10_000;
  */
 export class ThreadProfileSink implements ProfileSink {
   #worker: Worker;
-  /** Where batches are posted for the current thread (ToProfilerThread). */
+  /** Where batches are posted for the current thread (ProfileBatch); its own port only wakes it. */
   #batches: MessagePort;
   readonly #data: ProfilerThreadData;
   /** The thread's module: the profiler thread, or a stand-in that fails on cue (tests). */
@@ -176,7 +176,7 @@ export class ThreadProfileSink implements ProfileSink {
     if (this.#batch.length > 0) this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
   }
 
-  /** The profiler thread's V8 heap figures (the soak prints them; tests bound them). */
+  /** The profiler thread's V8 heap figures (tests bound what it decodes at once). */
   threadHeap(): Promise<HeapInfo> {
     return this.#worker.getHeapStatistics();
   }
