@@ -29,6 +29,7 @@ import { FeedingSink } from './live/feeding-sink.ts';
 import { LocalProfileFeed } from './live/local-profile-feed.ts';
 import type { LiveRouteOptions } from './live/live-route.ts';
 import { ProfilerCsrf } from './pins/profiler-csrf.ts';
+import { settledWithin } from './settled-within.ts';
 
 export interface ProfilerPluginOptions {
   readonly config: TrellisConfig;
@@ -121,17 +122,20 @@ export const profilerPlugin = fp(
         return null;
       });
     let facts: AppFacts | undefined;
+    // Pages wait for the queue a bounded time: with the store gone it drains only as fast as
+    // writes fail (settled-within.ts). The handle below (tests, tools) waits for all of it.
+    const pageSettled = settledWithin(() => recording.settled());
     profilerRoutes(app, {
       storage,
       read,
-      settled: () => recording.settled(),
+      settled: pageSettled,
       panels: [...defaultPanels, ...(opts.panels ?? [])],
       timeZone: opts.timeZone ?? 'UTC',
       app: () => (facts ??= appFacts(app, config)),
       explain: { signer: new ExplainSigner(config.jwt.secret), database: (opts.database as Kysely<unknown> | undefined) ?? null },
       mayOpen,
       dropped: () => sink.dropped,
-      live: { storage, feed, timeZone: opts.timeZone ?? 'UTC', settled: () => recording.settled(), ...opts.live },
+      live: { storage, feed, timeZone: opts.timeZone ?? 'UTC', settled: pageSettled, ...opts.live },
       csrf: new ProfilerCsrf(config.jwt.secret),
     });
 

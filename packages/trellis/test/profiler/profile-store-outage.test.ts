@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { createApp, createLogger } from '../../src/index.ts';
 import { redisForTests, tcpProxy, testConfig } from '../../src/testing/index.ts';
 import { BROWSER } from './profiler-app.ts';
+import { MemoryProfileStorage } from '../../src/profiler/storage/memory-profile-storage.ts';
 
 const redis = await redisForTests();
 
@@ -67,4 +68,29 @@ describe('Redis profile store outage', { skip: redis.skip }, () => {
       await proxy.close();
     }
   });
+});
+
+test('a store whose writes never finish: the pages wait a bounded time for the queue, then answer from what is stored', async () => {
+  // The store reads, but every write hangs (a Redis cut under load drains its queue no faster).
+  const stuck = new (class extends MemoryProfileStorage {
+    override write(): Promise<void> {
+      return new Promise(() => {});
+    }
+  })({ maxProfiles: 100, ttlSeconds: 3600 });
+  const app = await createApp({ config: testConfig({}), tls: null, profiler: { storage: stuck } });
+  app.get('/hello', async () => ({ hello: 'world' }));
+  await app.ready();
+  try {
+    assert.equal((await app.inject({ url: '/hello' })).statusCode, 200);
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 15_000)));
+    const page = await Promise.race([app.inject({ url: '/_profiler/search.json' }), hung]).finally(() => clearTimeout(timer));
+    assert.notEqual(page, 'hung', 'the search page waited for a queue that never drains');
+    if (page === 'hung') return;
+    assert.equal(page.statusCode, 200);
+    assert.deepEqual((page.json() as { count: number }).count, 0);
+  } finally {
+    // Closing waits for the queue as the handle does: a store that never writes is not waited for here.
+    void app.close();
+  }
 });
