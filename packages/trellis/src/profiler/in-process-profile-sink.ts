@@ -1,3 +1,4 @@
+import { withCutBodyText } from './cut-body-text.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { ProfileWriter, type ProfileWriterOptions, type WriterLog } from './profile-writer.ts';
@@ -18,7 +19,8 @@ export class InProcessProfileSink implements ProfileSink {
   }
 
   send(snapshots: readonly RequestSnapshot[]): void {
-    for (const snapshot of snapshots) this.#writer.enqueue(() => this.#writer.store(snapshot));
+    // Built here, where a cut body is still bytes: collectors see its text, as on the thread.
+    for (const snapshot of snapshots) this.#writer.enqueue(() => this.#writer.store(withCutBodyText(snapshot)));
   }
 
   get dropped(): number {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { cutLargeBody } from './large-body.ts';
+import { cutLargeBody, isOwnCut } from './large-body.ts';
+import { cutBodyText } from './cut-body-text.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 
@@ -14,9 +15,11 @@ test('a body over 4 × the limit is redacted, cut to the limit and noted with it
   const body = { password: 'hunter2-secret', items: Array.from({ length: 5000 }, (_, i) => ({ i, note: 'x'.repeat(20) })) };
   const text = JSON.stringify(body);
   const out = cutLargeBody(snapshotWith(body, text.length), 1024, DEFAULT_SECRET_KEYS);
-  const kept = out.request.body as string;
-  assert.equal(typeof kept, 'string');
-  assert.ok(Buffer.byteLength(kept) <= 1024);
+  const bytes = out.request.body as Uint8Array;
+  assert.ok(bytes instanceof Uint8Array && isOwnCut(bytes), 'UTF-8 bytes this module cut');
+  assert.ok(bytes.byteLength <= 1024 && bytes.byteLength >= 1018, `${bytes.byteLength} bytes`);
+  const kept = cutBodyText(bytes)!;
+  assert.ok(JSON.stringify(JSON.parse(JSON.stringify({ ...body, password: '[redacted]' })), null, 2).startsWith(kept), 'a prefix of the redacted body as JSON');
   assert.equal(kept.includes('hunter2-secret'), false);
   assert.match(kept, /"password": "\[redacted\]"/);
   assert.equal(out.request.bodyNote?.kind, 'cut');
@@ -32,18 +35,19 @@ test('smaller bodies, and bodies already noted, are left to the profiler thread'
 });
 
 test('an ASCII body is cut at exactly the limit; a multi-byte one at the last whole character within it', () => {
-  const ascii = cutLargeBody(snapshotWith('a'.repeat(10_000), 10_000), 1024, DEFAULT_SECRET_KEYS).request.body as string;
-  assert.equal(ascii, 'a'.repeat(1024));
+  const cut = (body: string, length: number, max: number) => cutBodyText(cutLargeBody(snapshotWith(body, length), max, DEFAULT_SECRET_KEYS).request.body);
+  assert.equal(cut('a'.repeat(10_000), 10_000, 1024), 'a'.repeat(1024));
   // Two bytes each in UTF-8, after one ASCII byte: 511 of them fit 1,023 bytes, a 512th would not.
-  const accented = cutLargeBody(snapshotWith(`x${'é'.repeat(5000)}`, 10_001), 1024, DEFAULT_SECRET_KEYS).request.body as string;
+  const accented = cut(`x${'é'.repeat(5000)}`, 10_001, 1024);
   assert.equal(accented, `x${'é'.repeat(511)}`);
-  assert.equal(Buffer.byteLength(accented), 1023);
+  assert.equal(Buffer.byteLength(accented!), 1023);
   // A character beyond the BMP (four bytes, two UTF-16 units) is kept whole or not at all.
-  const emoji = cutLargeBody(snapshotWith('😀'.repeat(3000), 12_000), 1026, DEFAULT_SECRET_KEYS).request.body as string;
-  assert.equal(emoji, '😀'.repeat(256));
+  assert.equal(cut('😀'.repeat(3000), 12_000, 1026), '😀'.repeat(256));
+  // A JSON body: the same at a whole character of its encoding.
+  assert.equal(cutBodyText(cutLargeBody(snapshotWith({ t: 'é'.repeat(5000) }, 10_011), 1024, DEFAULT_SECRET_KEYS).request.body), `{\n  "t": "${'é'.repeat(507)}`);
 });
 
-test('the kept beginning is a string of its own: fifty cut 900 KB text bodies do not keep 45 MB alive', () => {
+test('the kept beginning is bytes of its own, outside the heap: fifty cut 900 KB text bodies do not keep 45 MB alive', () => {
   v8.setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   gc();
@@ -56,6 +60,8 @@ test('the kept beginning is a string of its own: fifty cut 900 KB text bodies do
   gc();
   const grown = process.memoryUsage().heapUsed - before;
   assert.equal(kept.length, 50);
-  assert.equal((kept[49]!.request.body as string).length, 64 * 1024);
+  const last = kept[49]!.request.body as Uint8Array;
+  assert.equal(last.byteLength, 64 * 1024);
+  assert.equal(last.buffer.byteLength, 64 * 1024, 'a buffer of its own, not a view of a larger one');
   assert.ok(grown < 15 * 2 ** 20, `${(grown / 2 ** 20).toFixed(1)} MB kept for 50 × 64 KB`);
 });

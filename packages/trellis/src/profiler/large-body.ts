@@ -1,18 +1,7 @@
 import type { RequestSnapshot } from './profiled-request.ts';
 import { PARSED_BODY_FACTOR } from './capture-body.ts';
-import { boundedJson } from './bounded-json.ts';
+import { boundedJsonBytes, utf8Head } from './bounded-json-bytes.ts';
 import { Redaction } from './redact.ts';
-import { ownString } from '../logging/cut-string.ts';
-
-/** Text whose UTF-8 bytes are its characters, one each. */
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** The longest beginning of `head` that fits `maxBytes` of UTF-8. */
-function utf8Prefix(head: string, maxBytes: number): string {
-  const bytes = Buffer.from(head);
-  // A cut inside a multi-byte character decodes to U+FFFD: drop it.
-  return bytes.length <= maxBytes ? head : bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
-}
 
 /**
  * A request body far larger than a profile keeps (PROFILER_MAX_BODY × PARSED_BODY_FACTOR, by its
@@ -21,7 +10,18 @@ function utf8Prefix(head: string, maxBytes: number): string {
  * as text in the backlog and again as a parsed value there), to be cut to its first
  * PROFILER_MAX_BODY bytes anyway. The secrets found travel with the snapshot, so the profiler
  * thread still scrubs them from everything else.
+ *
+ * What is kept is UTF-8 bytes in a buffer of their own, outside the JS heap (bounded-json-bytes.ts
+ * says why), handed to the profiler thread by transfer: `cutBodyText` reads them as text.
  */
+/** Bodies cut here: their buffers are their own, and only theirs may be transferred (thread-profile-sink.ts). */
+const cuts = new WeakSet<Uint8Array>();
+
+/** Whether `body` was cut by `cutLargeBody`, so its memory may move to the profiler thread whole. */
+export function isOwnCut(body: Uint8Array): boolean {
+  return cuts.has(body);
+}
+
 export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, redactKeys: readonly string[]): RequestSnapshot {
   const r = snapshot.request;
   if (r.bodyNote !== null || r.body === undefined || r.body === null) return snapshot;
@@ -29,12 +29,9 @@ export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, re
   if (!(length > maxBodyBytes * PARSED_BODY_FACTOR)) return snapshot;
   const redaction = new Redaction(redactKeys, snapshot.secrets);
   // Every field is looked at (its secrets are scrubbed from the rest of the profile), but only the
-  // beginning is encoded: a UTF-8 byte is at least one UTF-16 unit, so maxBodyBytes units hold it.
-  const text = typeof r.body === 'string' ? redaction.text(r.body) : boundedJson(redaction.fields(r.body), maxBodyBytes + 1);
-  const head = text.length > maxBodyBytes ? text.slice(0, maxBodyBytes + 1) : text;
-  // ASCII (most JSON) is cut by characters, no UTF-8 encoding to find where; copied all the same,
-  // for a slice of the body would keep the whole body alive with the snapshot.
-  const kept = ASCII.test(head) ? ownString(head.slice(0, maxBodyBytes)) : utf8Prefix(head, maxBodyBytes);
+  // beginning is encoded, at a whole character.
+  const kept = typeof r.body === 'string' ? utf8Head(redaction.text(r.body), maxBodyBytes) : boundedJsonBytes(redaction.fields(r.body), maxBodyBytes);
+  cuts.add(kept);
   const secrets = redaction.secrets();
   return {
     ...snapshot,
@@ -43,3 +40,4 @@ export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, re
     ...(secrets.length > 0 ? { secrets } : {}),
   };
 }
+

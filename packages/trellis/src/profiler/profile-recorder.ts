@@ -4,6 +4,7 @@ import { subscribe } from '../observe/channels.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
 import { profiledRequest, runCollectors, type BuildOptions } from './build-profile.ts';
 import { capturedResponse } from './capture-body.ts';
+import { withCutBodyText } from './cut-body-text.ts';
 import type { DataCollector } from './data-collector.ts';
 import { KEEP_ALL, type KeepPolicy } from './keep-policy.ts';
 import { ProfileContext } from './profile-context.ts';
@@ -287,7 +288,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
    * secrets they found: the profiler thread removes those from every other panel too.
    */
   function collectHere(snapshot: RequestSnapshot): RequestSnapshot | Promise<RequestSnapshot> {
-    const ctx = profiledRequest(snapshot, options);
+    const ctx = profiledRequest(withCutBodyText(snapshot), options);
     const collected: Record<string, unknown> = {};
     // Secrets travel only when there are some: a snapshot without any may be stored unbuilt.
     const attach = () => {

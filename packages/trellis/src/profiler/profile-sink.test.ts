@@ -15,6 +15,7 @@ import type { ProfileStorage } from './storage/profile-storage.ts';
 import { SqliteProfileStorage } from './storage/sqlite-profile-storage.ts';
 import { profilerThreadOldGenerationMb, ThreadProfileSink } from './thread-profile-sink.ts';
 import { TokenIssuer } from './token.ts';
+import { cutLargeBody } from './large-body.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trellis-profile-sink-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -146,7 +147,7 @@ test('a thread behind its store decodes a few MB of the backlog at a time: the r
     // 32 MB of cut uploads (as large-body.ts leaves them), each posted at once.
     for (let i = 0; i < 512; i++) {
       const base = cleanSnapshotFor(`e${i.toString(16).padStart(5, '0')}`);
-      sink.send([{ ...base, request: { ...base.request, method: 'POST', body: String(i).padEnd(64 * 1024, 'x'), bodyNote: { kind: 'cut', size: 900 * 1024 } } }]);
+      sink.send([{ ...base, request: { ...base.request, method: 'POST', body: Buffer.from(String(i).padEnd(64 * 1024, 'x')), bodyNote: { kind: 'cut', size: 900 * 1024 } } }]);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
     const grown = (await sink.threadHeap()).used_heap_size - before;
@@ -156,6 +157,35 @@ test('a thread behind its store decodes a few MB of the backlog at a time: the r
     // The store goes away: the thread's writes fail, and it can close.
     server.close();
     for (const socket of sockets) socket.destroy();
+    await sink.close();
+  }
+});
+
+test("a cut request body's memory moves to the profiler thread (transferred, not copied); bytes it did not cut are copied", async () => {
+  const dsn = `sqlite:${join(dir, `transfer-${n++}.db`)}`;
+  const log = { warn: () => {}, error: () => {}, info: () => {} } as unknown as WriterLog;
+  const sink = new ThreadProfileSink({ ...build, dsn, retention }, log);
+  try {
+    const upload = { password: 'hunter2-transfer', note: 'n'.repeat(900 * 1024) };
+    const length = JSON.stringify(upload).length;
+    const base = cleanSnapshotFor('c0ffee');
+    const cut = cutLargeBody({ ...base, request: { ...base.request, method: 'POST', body: upload, headers: { 'content-length': String(length) } } }, SINK_BUILD.maxBodyBytes, SINK_BUILD.redactKeys);
+    const own = cut.request.body as Uint8Array;
+    const foreign = Buffer.from('{"a": "kept by its owner"}');
+    const other = cleanSnapshotFor('c0ffef');
+    sink.send([cut, { ...other, request: { ...other.request, method: 'POST', body: foreign, bodyNote: { kind: 'cut', size: 900 * 1024 } } }]);
+    await sink.settled();
+    assert.equal(own.byteLength, 0, 'detached here: its memory belongs to the thread now');
+    assert.equal(foreign.toString(), '{"a": "kept by its owner"}', 'a buffer the profiler did not make is left to its owner');
+    const storage = await openProfileStorage(dsn, retention);
+    try {
+      const stored = await storage.read(cut.token);
+      assert.ok(stored !== null && stored.data.includes('[redacted]') && !stored.data.includes('hunter2-transfer'), 'stored from the transferred bytes, redacted');
+      assert.ok((await storage.read(other.token))?.data.includes('kept by its owner'), 'the copied one is stored too');
+    } finally {
+      await storage.close();
+    }
+  } finally {
     await sink.close();
   }
 });

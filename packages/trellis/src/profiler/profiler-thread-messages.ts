@@ -2,6 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { BuildOptions } from './build-profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { RetentionOptions } from './storage/profile-storage.ts';
+import { cutBodyText } from './cut-body-text.ts';
 
 /*
  * What the request thread and the profiler thread say to each other (thread-profile-sink.ts,
@@ -22,17 +23,18 @@ export interface ProfilerThreadStart extends ProfilerThreadData {
 
 /**
  * Snapshots travel as JSON texts (see `#encode`), each response body beside its text, and so does
- * a large request body cut on the request thread (large-body.ts): each is a string already, and a
- * string is posted as one copy where JSON would escape it all again (a 64 KB body cost 150 KB of
- * short-lived strings to encode, per upload). Beside them goes what the thread needs to store a
- * snapshot without parsing it (snapshot-facts.ts).
+ * a large request body cut on the request thread (large-body.ts): a response body is a string
+ * already, posted as one copy where JSON would escape it all again (a 64 KB body cost 150 KB of
+ * short-lived strings to encode, per upload), and a cut request body is UTF-8 bytes of its own,
+ * transferred, not copied. Beside them goes what the thread needs to store a snapshot without
+ * parsing it (snapshot-facts.ts).
  */
 export interface ProfileBatch {
   readonly type: 'profiles';
   readonly snapshots: readonly string[];
   readonly payloads: readonly (string | null)[];
-  /** The cut request body of each snapshot that has one (null for the others). */
-  readonly bodies: readonly (string | null)[];
+  /** The cut request body of each snapshot that has one, as UTF-8 (null for the others); transferred. */
+  readonly bodies: readonly (Uint8Array | null)[];
   readonly facts: readonly (string | number | null)[];
 }
 
@@ -46,14 +48,14 @@ export interface ProfileBatch {
  */
 export type ToProfilerThread = { readonly type: 'wake' } | { readonly type: 'close' };
 
-/** A request body cut on the request thread (a string): it travels beside the snapshot. */
-function cutBody(snapshot: RequestSnapshot): string | null {
+/** A request body cut on the request thread (UTF-8 bytes): it travels beside the snapshot. */
+function cutBody(snapshot: RequestSnapshot): Uint8Array | null {
   const { body, bodyNote } = snapshot.request;
-  return bodyNote?.kind === 'cut' && typeof body === 'string' ? body : null;
+  return bodyNote?.kind === 'cut' && body instanceof Uint8Array ? body : null;
 }
 
 /** A snapshot without its response body and its cut request body, which travel beside it (see ToProfilerThread). */
-export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null; body: string | null } {
+export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null; body: Uint8Array | null } {
   const payload = snapshot.response?.payload ?? null;
   const body = cutBody(snapshot);
   if (payload === null && body === null) return { snapshot, payload, body };
@@ -69,9 +71,9 @@ export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSn
 }
 
 /** A snapshot back from its text, its response body and cut request body put back in place. */
-export function decodeSnapshot(text: string, payload: string | null, body: string | null = null): RequestSnapshot {
+export function decodeSnapshot(text: string, payload: string | null, body: Uint8Array | null = null): RequestSnapshot {
   const parsed = JSON.parse(text) as RequestSnapshot;
-  const snapshot = body === null ? parsed : { ...parsed, request: { ...parsed.request, body } };
+  const snapshot = body === null ? parsed : { ...parsed, request: { ...parsed.request, body: cutBodyText(body) } };
   return snapshot.response === null ? snapshot : { ...snapshot, response: { ...snapshot.response, payload } };
 }
 

@@ -68,7 +68,7 @@ type Parents = Map<string, Parent>;
  * Stores a snapshot as it came when it holds no secret and is no longer than the body limit (a
  * built profile keeps at most that much of each body: a long one is built, and so cut, here).
  */
-function storeOne(w: ProfileWriter, json: string, payload: string | null, body: string | null, facts: SnapshotFacts, parents: Parents): Promise<void> {
+function storeOne(w: ProfileWriter, json: string, payload: string | null, body: Uint8Array | null, facts: SnapshotFacts, parents: Parents): Promise<void> {
   if (facts.inherits) return storeSubRequest(w, json, body, facts, parents.get(facts.summary.parent ?? ''));
   // A body beside the text was cut from a large one: built, like every text body (facts.textBody).
   const short = body === null && json.length + (payload?.length ?? 0) <= data.maxBodyBytes;
@@ -89,7 +89,7 @@ function holdsSecret(json: string, payload: string | null, facts: SnapshotFacts)
  * A sub-request sent without what it shares with its parent: stored so too when its parent was
  * stored as it came (it is put back when read), else built here with it put back.
  */
-function storeSubRequest(w: ProfileWriter, json: string, body: string | null, facts: SnapshotFacts, parent: Parent | undefined): Promise<void> {
+function storeSubRequest(w: ProfileWriter, json: string, body: Uint8Array | null, facts: SnapshotFacts, parent: Parent | undefined): Promise<void> {
   if (body === null && parent?.deferred && !holdsSecret(json, null, facts)) return w.write(deferredRecord(facts.summary, json, null, true));
   const own = decodeSnapshot(json, null, body);
   // A parent not in the message (the request thread always sends them together) leaves it without.

@@ -157,7 +157,8 @@ export class Redaction {
     this.headers(request.headers);
     this.url(request.url);
     this.fields(request.query);
-    if (request.body !== null && typeof request.body === 'object') this.fields(request.body);
+    // A body cut on the request thread (bytes) was redacted there, its secrets sent beside it.
+    if (request.body !== null && typeof request.body === 'object' && !(request.body instanceof Uint8Array)) this.fields(request.body);
   }
 
   /** Deep copy with every remembered secret replaced inside strings and keys. */

@@ -7,6 +7,7 @@ import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { plainSnapshot } from './plain-snapshot.ts';
 import { pushFacts } from './snapshot-facts.ts';
+import { isOwnCut } from './large-body.ts';
 import type { WriterLog } from './profile-writer.ts';
 import { siblingModule } from './sibling-module.ts';
 
@@ -94,7 +95,7 @@ export class ThreadProfileSink implements ProfileSink {
   /** Bytes of the snapshots in `#batch`. */
   #batchBytes = 0;
   #payloads: (string | null)[] = [];
-  #bodies: (string | null)[] = [];
+  #bodies: (Uint8Array | null)[] = [];
   #facts: (string | number | null)[] = [];
   #timer: NodeJS.Timeout | null = null;
   #waiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
@@ -203,7 +204,9 @@ export class ThreadProfileSink implements ProfileSink {
         whole.response === main.response &&
         whole.exception === main.exception &&
         whole.startTime - main.startTime < INHERIT_WITHIN_MS;
-      const { snapshot, payload, body } = withoutPayload(inherits ? { ...whole, response: null, exception: [] } : whole);
+      const { snapshot, payload, body: cut } = withoutPayload(inherits ? { ...whole, response: null, exception: [] } : whole);
+      // Transferred when posted: a body already handed on (the same snapshot sent twice) goes no more.
+      const body = cut !== null && cut.buffer instanceof ArrayBuffer && cut.buffer.detached ? null : cut;
       const text = this.#encode(snapshot);
       const bytes: number = text === null ? 0 : text.length + (payload?.length ?? 0) + (body?.length ?? 0);
       // One snapshot of more than an eighth of the thread's heap bound (a log record carrying a
@@ -264,7 +267,19 @@ export class ThreadProfileSink implements ProfileSink {
     this.#payloads = [];
     this.#bodies = [];
     this.#facts = [];
-    this.#batches.postMessage({ type: 'profiles', snapshots, payloads, bodies, facts } satisfies ProfileBatch);
+    // The cut bodies' memory moves to the thread (each has a buffer of its own: large-body.ts).
+    const transfer: ArrayBuffer[] = [];
+    for (const body of bodies) if (body !== null && isOwnCut(body) && !transfer.includes(body.buffer as ArrayBuffer)) transfer.push(body.buffer as ArrayBuffer);
+    try {
+      this.#batches.postMessage({ type: 'profiles', snapshots, payloads, bodies, facts } satisfies ProfileBatch, transfer);
+    } catch (error) {
+      // Nothing in a batch should fail to be cloned (texts, numbers, bytes); if something does,
+      // the batch is lost, counted and said, and the process goes on.
+      for (let i = 0; i < snapshots.length; i++) this.#backlogBytes -= this.#sizes.pop() ?? 0;
+      this.#refused += snapshots.length;
+      this.#log.error({ err: error, channel: 'profiler', notRecorded: this.#refused }, `The profiler could not hand ${snapshots.length} profile(s) to its thread: ${(error as Error)?.message}`);
+      return;
+    }
     this.#worker.postMessage({ type: 'wake' } satisfies ToProfilerThread);
     this.#sent += snapshots.length;
   };
