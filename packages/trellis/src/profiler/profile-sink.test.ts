@@ -189,3 +189,28 @@ test("a cut request body's memory moves to the profiler thread (transferred, not
     await sink.close();
   }
 });
+
+test('a batch that cannot be posted (a body detached by its owner while it waited) is counted, said, and recording goes on', async () => {
+  const dsn = `sqlite:${join(dir, `unpostable-${n++}.db`)}`;
+  const lines: string[] = [];
+  const log = { warn: (_: unknown, m: string) => lines.push(m), error: (_: unknown, m: string) => lines.push(m) } as unknown as WriterLog;
+  const sink = new ThreadProfileSink({ ...build, dsn, retention }, log);
+  const storage = await openProfileStorage(dsn, retention);
+  try {
+    const body = new Uint8Array(new ArrayBuffer(1024)).fill(0x61);
+    const base = cleanSnapshotFor('d4d4d4');
+    sink.send([{ ...base, request: { ...base.request, method: 'POST', body, bodyNote: { kind: 'cut', size: 900 * 1024 } } }, cleanSnapshotFor('e5e5e5')]);
+    // Its owner gives the buffer away before the batch is posted: the clone of the batch fails.
+    structuredClone(body.buffer, { transfer: [body.buffer] });
+    await sink.settled();
+    assert.equal(sink.dropped, 2, 'the whole batch, counted');
+    assert.deepEqual(lines, ['The profiler could not hand 2 profile(s) to its thread: An ArrayBuffer is detached and could not be cloned.']);
+    sink.send([cleanSnapshotFor('f6f6f6')]);
+    await sink.settled();
+    assert.equal((await storage.read('f6f6f6'))?.token, 'f6f6f6', 'later profiles are stored');
+    assert.equal(await storage.read('e5e5e5'), null);
+  } finally {
+    await sink.close();
+    await storage.close();
+  }
+});
