@@ -3,6 +3,14 @@ import { PARSED_BODY_FACTOR } from './capture-body.ts';
 import { boundedJsonBytes, utf8Head } from './bounded-json-bytes.ts';
 import { Redaction } from './redact.ts';
 
+/** Bodies cut here: their buffers are their own, and only theirs may be transferred (thread-profile-sink.ts). */
+const cuts = new WeakSet<Uint8Array>();
+
+/** Whether `body` was cut by `cutLargeBody`, so its memory may move to the profiler thread whole. */
+export function isOwnCut(body: Uint8Array): boolean {
+  return cuts.has(body);
+}
+
 /**
  * A request body far larger than a profile keeps (PROFILER_MAX_BODY × PARSED_BODY_FACTOR, by its
  * Content-Length) is redacted and cut here, on the request thread, before the snapshot is handed
@@ -14,14 +22,6 @@ import { Redaction } from './redact.ts';
  * What is kept is UTF-8 bytes in a buffer of their own, outside the JS heap (bounded-json-bytes.ts
  * says why), handed to the profiler thread by transfer: `cutBodyText` reads them as text.
  */
-/** Bodies cut here: their buffers are their own, and only theirs may be transferred (thread-profile-sink.ts). */
-const cuts = new WeakSet<Uint8Array>();
-
-/** Whether `body` was cut by `cutLargeBody`, so its memory may move to the profiler thread whole. */
-export function isOwnCut(body: Uint8Array): boolean {
-  return cuts.has(body);
-}
-
 export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, redactKeys: readonly string[]): RequestSnapshot {
   const r = snapshot.request;
   if (r.bodyNote !== null || r.body === undefined || r.body === null) return snapshot;
@@ -40,4 +40,3 @@ export function cutLargeBody(snapshot: RequestSnapshot, maxBodyBytes: number, re
     ...(secrets.length > 0 ? { secrets } : {}),
   };
 }
-

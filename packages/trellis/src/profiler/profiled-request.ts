@@ -39,7 +39,7 @@ export interface CapturedRequest {
   readonly bodyNote:
     | { readonly kind: 'binary'; readonly size: number }
     | { readonly kind: 'stream' }
-    /** A large body, redacted and cut on the request thread (`body` is the kept text): see large-body.ts. */
+    /** A large body, redacted and cut on the request thread (`body` is the kept beginning, UTF-8 bytes of its own; cut-body-text.ts reads them): see large-body.ts. */
     | { readonly kind: 'cut'; readonly size: number }
     | null;
   /** The matched route pattern, null when none matched. */
