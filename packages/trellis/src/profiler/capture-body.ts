@@ -39,8 +39,10 @@ export function captureParsedBody(body: unknown, note: CapturedRequest['bodyNote
   if (note?.kind === 'binary') return { text: null, size: note.size, truncated: false, note: 'binary' };
   if (note?.kind === 'stream') return { text: null, size: 0, truncated: false, note: 'stream' };
   // Already redacted and cut where it was taken (large-body.ts): kept as it is.
-  const cutText = note?.kind === 'cut' ? cutBodyText(body) : null;
-  if (note?.kind === 'cut' && cutText !== null) return { text: cutText, size: note.size, truncated: true };
+  if (note?.kind === 'cut') {
+    const text = cutBodyText(body);
+    if (text !== null) return { text, size: note.size, truncated: true };
+  }
   if (body === undefined || body === null) return { text: null, size: 0, truncated: false };
   const text = typeof body === 'string' ? redaction.text(body) : JSON.stringify(redaction.fields(body), null, 2);
   return { ...cut(text, maxBytes), size: receivedBytes !== undefined && Number.isSafeInteger(receivedBytes) && receivedBytes >= 0 ? receivedBytes : Buffer.byteLength(text) };
