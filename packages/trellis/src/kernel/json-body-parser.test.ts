@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseJsonBody } from './json-body-parser.ts';
+import fc from 'fast-check';
+import { nestsDeeperThan, parseJsonBody } from './json-body-parser.ts';
 
 test('valid JSON parses; prototype-poisoning keys are dropped', () => {
   assert.deepEqual(parseJsonBody('{"a":[1,2],"__proto__":{"x":1},"constructor":{"prototype":{}}}'), { a: [1, 2] });
@@ -21,7 +22,6 @@ test('syntax errors say where, never quote the input', () => {
 });
 
 test('a body nested deeper than the limit is a 400 before anything parses it; strings do not count', async () => {
-  const { nestsDeeperThan } = await import('./json-body-parser.ts');
   assert.throws(() => parseJsonBody('['.repeat(65) + ']'.repeat(65)), { message: 'The JSON request body nests deeper than 64 levels.' });
   assert.throws(() => parseJsonBody('{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)), { message: 'The JSON request body nests deeper than 64 levels.' });
   assert.throws(() => parseJsonBody('['.repeat(10_000)), { message: 'The JSON request body nests deeper than 64 levels.' });
@@ -30,4 +30,42 @@ test('a body nested deeper than the limit is a 400 before anything parses it; st
   assert.throws(() => parseJsonBody('[[[1]]]', 2), { message: 'The JSON request body nests deeper than 2 levels.' });
   assert.equal(nestsDeeperThan('[[]]', 2), false);
   assert.equal(nestsDeeperThan('[[[]]]', 2), true);
+});
+
+/** The depth check as it was first written, character by character: the reference for the fast one. */
+function nestsDeeperThanSlowly(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+test('the depth check skips string contents natively and agrees with a character-by-character scan on any text', () => {
+  // Texts made of the characters that matter (brackets, quotes, backslashes), valid JSON or not.
+  const awkward = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ',', ':', '\n') , maxLength: 80 });
+  fc.assert(
+    fc.property(fc.oneof(awkward, fc.json()), fc.integer({ min: 0, max: 6 }), (text, max) => {
+      assert.equal(nestsDeeperThan(text, max), nestsDeeperThanSlowly(text, max), JSON.stringify(text));
+    }),
+    { numRuns: 5000 },
+  );
+  // Escaped quotes and runs of backslashes before a quote.
+  assert.equal(nestsDeeperThan('["\\\\", [[ "\\\"[[[[" ]]]', 3), false);
+  assert.equal(nestsDeeperThan('["\\\\", [[ "\\\"[[[[" ]]]', 2), true);
+  assert.equal(nestsDeeperThan('[[["\\"]]]', 2), true);
+  assert.equal(nestsDeeperThan('[[["\\"]', 3), false);
+  // A 900 KB string with brackets and escaped quotes inside, then real nesting after it.
+  const long = `{"bio":"${'[{\\\"'.repeat(150_000)}","n":${'['.repeat(65)}${']'.repeat(65)}}`;
+  assert.equal(nestsDeeperThan(long, 64), true);
+  assert.equal(nestsDeeperThan(long, 66), false);
+  assert.equal(nestsDeeperThan(long, 66), nestsDeeperThanSlowly(long, 66));
 });

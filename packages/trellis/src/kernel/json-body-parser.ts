@@ -22,23 +22,42 @@ export const DEFAULT_JSON_MAX_DEPTH = 64;
  * Whether a JSON text nests arrays and objects deeper than `max`: one pass over the text, before
  * anything parses or walks it, so no later recursion (merge-patch, denormalisation, redaction)
  * meets a depth it was not built for. Brackets inside strings do not count.
+ *
+ * A string's contents are skipped with `indexOf` to its closing quote, which is native and scans
+ * many characters at a time: most of a large body is string contents, and this check looked at
+ * them one by one (a third of the request thread's time under 900 KB uploads, 6 ms each).
  */
 export function nestsDeeperThan(text: string, max: number): boolean {
   // Nesting n deep takes at least n opening brackets.
   if (text.length <= max) return false;
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: the next character is escaped
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
+    if (c === 34) {
+      i = closingQuote(text, i);
+      // Unterminated: nothing after it nests, and the parser says where the text ends.
+      if (i < 0) return false;
+    } else if (c === 123 || c === 91) {
       if (++depth > max) return true;
     } else if (c === 125 || c === 93) depth--;
   }
   return false;
+}
+
+/**
+ * Where the string opened at `open` closes, or -1: the first quote after it that no backslash
+ * escapes (an odd run of backslashes before a quote escapes it, RFC 8259 §7). Each backslash run
+ * is counted at most once per quote after it, so the whole scan stays linear.
+ */
+function closingQuote(text: string, open: number): number {
+  let at = text.indexOf('"', open + 1);
+  while (at >= 0) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return at;
+    at = text.indexOf('"', at + 1);
+  }
+  return -1;
 }
 
 /**
