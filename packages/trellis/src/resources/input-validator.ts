@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import type { Violation } from './violation.ts';
+import { useFastStringLength } from './string-length-keywords.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -44,6 +45,7 @@ function message(error: ErrorObject): { message: string; code: string } {
 }
 
 const shared = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false }));
+useFastStringLength(shared);
 
 /** A compiled body validator (compiled once, at startup) returning violations instead of ajv errors. */
 export class InputValidator {
