@@ -1,4 +1,3 @@
-import type { format as Format } from 'sql-formatter';
 import type { DataCollector } from '../../data-collector.ts';
 import type { ProfiledRequest, QueryRecord } from '../../profiled-request.ts';
 import { isCutParameter } from '../../recorded-query.ts';
@@ -6,6 +5,7 @@ import { runnableSql } from '../../runnable-sql.ts';
 import { stagesOf } from '../../api-record.ts';
 import type { Redaction } from '../../redact.ts';
 import { withoutSecretStart } from '../../without-secret-start.ts';
+import { formatterLoaded, loadSqlFormatter, sqlLayout } from './sql-layout.ts';
 
 export interface QueryData {
   readonly sql: string;
@@ -54,24 +54,6 @@ export const SLOW_MS = 100;
 const EMPTY: DbData = { queries: [], statements: [], count: 0, durationMs: 0, failed: 0, notKept: 0, slowMs: SLOW_MS };
 
 /**
- * sql-formatter (88 modules) is loaded when a profile with queries is first built, not at
- * startup: the request thread builds profiles only when a page is read (issue 18's startup budget).
- */
-let format: typeof Format | null = null;
-async function loadFormatter(): Promise<typeof Format> {
-  return (format ??= (await import('sql-formatter')).format);
-}
-
-function formatted(sql: string): string {
-  try {
-    if (format === null) return sql;
-    return format(sql, { language: 'sql', keywordCase: 'upper', tabWidth: 2 });
-  } catch {
-    return sql;
-  }
-}
-
-/**
  * A parameter's secrets scrubbed; a cut one (recorded-query.ts) also loses an end that begins a
  * secret, which the scrub cannot recognise once the secret is cut in two.
  */
@@ -99,7 +81,7 @@ export const dbCollector: DataCollector<DbData> = {
   collect(ctx) {
     const recorded = ctx.queries ?? [];
     if (recorded.length === 0) return EMPTY;
-    if (format === null) return loadFormatter().then(() => collectQueries(ctx, recorded));
+    if (!formatterLoaded()) return loadSqlFormatter().then(() => collectQueries(ctx, recorded));
     return collectQueries(ctx, recorded);
   },
 };
@@ -117,13 +99,12 @@ function collectQueries(ctx: ProfiledRequest, recorded: readonly QueryRecord[]):
       g.durationMs += q.durationMs;
     } else groups.set(q.sql, { count: 1, durationMs: q.durationMs, index: groups.size + 1 });
   }
-  const layouts = new Map([...groups.keys()].map((sql) => [sql, formatted(sql)]));
   const stages = stagesOf(ctx.api);
   const queries = recorded.map((q) => {
     const parameters = scrubParameters(q.parameters, redaction);
     return {
       sql: q.sql,
-      formatted: layouts.get(q.sql)!,
+      formatted: sqlLayout(q.sql),
       parameters,
       runnable: runnableSql(q.sql, parameters),
       durationMs: q.durationMs,
