@@ -6,7 +6,10 @@
  * a body of --body-kb KB) for --minutes, or until --requests answers. Every 10 s it prints RSS
  * (current and peak), the JS heap, requests per second, errors and non-2xx/4xx answers, and
  * how many requests the profiler did not record (its backlog bound, PROFILER_MAX_BACKLOG). At
- * the end: the peak RSS and the totals. Loopback only.
+ * the end: the peak RSS and the totals, with the latency (p50, p99, max) and the requests that got
+ * no answer within 10 s (autocannon's timeout). `SOAK_VERBOSE=1` adds, every 10 s, the heap's
+ * total, the young generation's size, external and ArrayBuffer memory, and the RSS split into
+ * anonymous memory (heaps, malloc) and mapped files (code). Loopback only.
  *
  * `--built` runs the framework as an installed package runs it, from its build (dist/, made first
  * and removed after), with no source condition: then no thread of the server strips TypeScript,
@@ -14,7 +17,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +71,7 @@ const requests = [
   { method: 'POST', path: '/authors', headers: admin, body: JSON.stringify({ name: 'Soak author', biography: 'b'.repeat(Math.max(1, bodyKb * 1024)) }) },
 ];
 
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => { on(event: string, fn: (...args: unknown[]) => void): void; stop(): void } & PromiseLike<{ requests: { total: number }; errors: number; timeouts: number; non2xx: number; '5xx'?: number }>;
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => { on(event: string, fn: (...args: unknown[]) => void): void; stop(): void } & PromiseLike<{ requests: { total: number }; latency: { p50: number; p99: number; max: number }; errors: number; timeouts: number; non2xx: number; '5xx'?: number }>;
 
 let peak = 0;
 let answered = 0;
@@ -85,6 +88,13 @@ instance.on('response', (_client: unknown, statusCode: unknown) => {
   answered++;
   if ((statusCode as number) >= 500) serverErrors++;
 });
+
+/** Anonymous and file-backed resident memory (/proc/<pid>/status): the heaps and malloc versus mapped code and files. */
+async function anonymous(): Promise<string> {
+  const status = await readFile(`/proc/${server.pid}/status`, 'utf8').catch(() => '');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return `anonymous ${(kb('RssAnon') / 1024).toFixed(0)} MB, files ${(kb('RssFile') / 1024).toFixed(0)} MB`;
+}
 
 async function notRecorded(): Promise<number> {
   try {
@@ -105,7 +115,7 @@ const tick = setInterval(async () => {
   peak = Math.max(peak, rss);
   const usage = await server.memoryUsage(1000);
   const heap = usage?.heapUsed ?? Number.NaN;
-  if (process.env.SOAK_VERBOSE && usage) console.log(`         heapTotal ${(usage.heapTotal / MB).toFixed(0)} MB, external ${(usage.external / MB).toFixed(0)} MB, arrayBuffers ${(usage.arrayBuffers / MB).toFixed(0)} MB`);
+  if (process.env.SOAK_VERBOSE && usage) console.log(`         heapTotal ${(usage.heapTotal / MB).toFixed(0)} MB, young generation ${(((usage as { newSpace?: number }).newSpace ?? Number.NaN) / MB).toFixed(0)} MB, external ${(usage.external / MB).toFixed(0)} MB, arrayBuffers ${(usage.arrayBuffers / MB).toFixed(0)} MB, ${await anonymous()}`);
   const rate = (answered - last) / 10;
   last = answered;
   const elapsed = Math.round((Date.now() - started) / 1000);
@@ -118,7 +128,7 @@ clearInterval(tick);
 clearInterval(sampler);
 await new Promise((r) => setTimeout(r, 3000));
 dropped = await notRecorded();
-console.log(`\ndone in ${Math.round((Date.now() - started) / 1000)} s: ${result.requests.total.toLocaleString('en-US')} requests, ${result.errors + result.timeouts} socket errors/timeouts, ${serverErrors} answers ≥ 500, peak RSS ${(peak / MB).toFixed(0)} MB, ${dropped.toLocaleString('en-US')} requests not recorded by the profiler`);
+console.log(`\ndone in ${Math.round((Date.now() - started) / 1000)} s: ${result.requests.total.toLocaleString('en-US')} requests, ${result.timeouts} timeouts (over 10 s), ${result.errors - result.timeouts} other socket errors, latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms max ${result.latency.max} ms, ${serverErrors} answers ≥ 500, peak RSS ${(peak / MB).toFixed(0)} MB, ${dropped.toLocaleString('en-US')} requests not recorded by the profiler`);
 await server.stop();
 await rm(workDir, { recursive: true, force: true });
 if (serverErrors > 0 || result.errors + result.timeouts > 0) process.exitCode = 1;
