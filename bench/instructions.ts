@@ -24,9 +24,25 @@ import { URL_LINE } from './lib/server-process.ts';
 import { DEBUG_ENV, profilerEnv, type ProfilerStore } from './scenarios/server-specs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
-  options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '1000' }, only: { type: 'string' }, keep: { type: 'boolean', default: false } },
-});
+const USAGE = `Usage: npm run instructions -- [options]
+  --requests=N   measured GET /books/1 per server (default 2000)
+  --warmup=N     requests before measuring (default 1000)
+  --only=on|off  count one server (the profiler on, or off)
+  --keep         keep callgrind's files (the directory is printed)`;
+let parsed;
+try {
+  parsed = parseArgs({
+    options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '1000' }, only: { type: 'string' }, keep: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+  });
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const requests = Number(values.requests);
 const warmup = Number(values.warmup);
 /** `--only=on` (or off) counts one server: half the time, when the other's figure is known. */

@@ -27,7 +27,19 @@ import { ServerProcess } from './lib/server-process.ts';
 import { DEBUG_ENV, profilerEnv } from './scenarios/server-specs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
+const USAGE = `Usage: npm run soak -- [options]
+  --minutes=N        how long to load (default 5)
+  --requests=N       stop after N answers instead
+  --connections=N    keep-alive connections (default 50)
+  --body-kb=N        body size of the writes, KB (default 0: a small body)
+  --writes-only      only the write (POST /authors as admin), no reads
+  --store=sqlite|redis  where profiles go (default sqlite)
+  --profiler=0       the profiler off
+  --built            run the built package (dist/) as an installed one runs
+  SOAK_VERBOSE=1 adds memory detail every 10 s; SOAK_ENV='{"NAME":"value"}' adds to the server's environment.`;
+let parsed;
+try {
+  parsed = parseArgs({
   options: {
     minutes: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
@@ -37,8 +49,18 @@ const { values } = parseArgs({
     'writes-only': { type: 'boolean', default: false },
     profiler: { type: 'string', default: '1' },
     built: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
 });
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const minutes = Number(values.minutes);
 const connections = Number(values.connections);
 const bodyKb = Number(values['body-kb']);
