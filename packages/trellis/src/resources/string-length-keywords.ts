@@ -37,6 +37,9 @@ function lengthKeyword(keyword: 'maxLength' | 'minLength'): CodeKeywordDefinitio
     type: 'string',
     schemaType: 'number',
     $data: true,
+    // Where ajv's own stand among the string keywords: errors come in the same order, and with
+    // allErrors off the same one is the first (and only) error.
+    before: 'pattern',
     error: {
       message: ({ schemaCode }) => str`must NOT have ${comparison} than ${schemaCode} characters`,
       params: ({ schemaCode }) => _`{limit: ${schemaCode}}`,
