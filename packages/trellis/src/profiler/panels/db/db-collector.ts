@@ -99,12 +99,14 @@ function collectQueries(ctx: ProfiledRequest, recorded: readonly QueryRecord[]):
       g.durationMs += q.durationMs;
     } else groups.set(q.sql, { count: 1, durationMs: q.durationMs, index: groups.size + 1 });
   }
+  // Once per statement: one not kept (sqlLayout) may take a while to lay out, and run a thousand times.
+  const layouts = new Map([...groups.keys()].map((sql) => [sql, sqlLayout(sql)]));
   const stages = stagesOf(ctx.api);
   const queries = recorded.map((q) => {
     const parameters = scrubParameters(q.parameters, redaction);
     return {
       sql: q.sql,
-      formatted: sqlLayout(q.sql),
+      formatted: layouts.get(q.sql)!,
       parameters,
       runnable: runnableSql(q.sql, parameters),
       durationMs: q.durationMs,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { format } from 'sql-formatter';
-import { layoutsKept, loadSqlFormatter, MAX_LAYOUTS, sqlLayout } from './sql-layout.ts';
+import { isLayoutKept, layoutsKept, loadSqlFormatter, MAX_LAYOUTS, sqlLayout } from './sql-layout.ts';
 
 const asFormatted = (sql: string) => format(sql, { language: 'sql', keywordCase: 'upper', tabWidth: 2 });
 
@@ -27,7 +27,21 @@ test('kept layouts are bounded in count, the oldest going first; long statements
   assert.equal(layoutsKept(), MAX_LAYOUTS);
   assert.equal(sqlLayout('select 3 from "t3"'), asFormatted('select 3 from "t3"'));
   const long = `select * from "books" where "id" in (${Array.from({ length: 2000 }, (_, i) => i).join(', ')})`;
-  const before = layoutsKept();
   assert.equal(sqlLayout(long), asFormatted(long));
-  assert.equal(layoutsKept(), before);
+  assert.equal(isLayoutKept(long), false);
+  assert.equal(isLayoutKept('select 3 from "t3"'), true);
+  assert.equal(isLayoutKept('select 4 from "t4"'), false);
+});
+
+test('a short statement whose layout is long (nested subqueries) is laid out but not kept', async () => {
+  await loadSqlFormatter();
+  let sql = 'select 1';
+  for (let i = 0; i < 60; i++) sql = `select * from (${sql}) as "t${i}" where "t${i}"."a" = ?`;
+  assert.ok(sql.length <= 4096);
+  const layout = sqlLayout(sql);
+  assert.ok(layout.length > 16_384, `layout of ${layout.length} characters`);
+  assert.equal(isLayoutKept(sql), false);
+  assert.equal(sqlLayout(sql), layout);
+  sqlLayout('select "kept" from "after"');
+  assert.equal(isLayoutKept('select "kept" from "after"'), true);
 });

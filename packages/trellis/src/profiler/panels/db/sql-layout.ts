@@ -17,12 +17,14 @@ export function formatterLoaded(): boolean {
 /**
  * Layouts already made, by SQL text, the oldest first. An app runs a few dozen statements over and
  * over, and sql-formatter parses each one anew (a chart parser): under 900 KB uploads, laying out
- * the same few statements was an eighth of the profiler thread's time. Bounded in count, and a
- * long statement (an IN list of a thousand values) is laid out every time rather than kept.
+ * the same few statements was an eighth of the profiler thread's time. Bounded in count; a long
+ * statement (an IN list of a thousand values) or a long layout (sql-formatter lays 4 kB of nested
+ * subqueries out over 1.2 MB) is made again when next met rather than kept.
  */
 const layouts = new Map<string, string>();
 export const MAX_LAYOUTS = 500;
 const MAX_KEPT_SQL = 4096;
+const MAX_KEPT_LAYOUT = 16_384;
 
 /**
  * A statement laid out for reading (upper-case keywords, two-space indents), or the SQL as run
@@ -38,7 +40,7 @@ export function sqlLayout(sql: string): string {
   } catch {
     layout = sql;
   }
-  if (sql.length <= MAX_KEPT_SQL) {
+  if (sql.length <= MAX_KEPT_SQL && layout.length <= MAX_KEPT_LAYOUT) {
     if (layouts.size >= MAX_LAYOUTS) layouts.delete(layouts.keys().next().value!);
     layouts.set(sql, layout);
   }
@@ -48,4 +50,9 @@ export function sqlLayout(sql: string): string {
 /** How many layouts are kept (tests). */
 export function layoutsKept(): number {
   return layouts.size;
+}
+
+/** Whether a statement's layout is kept (tests). */
+export function isLayoutKept(sql: string): boolean {
+  return layouts.has(sql);
 }
