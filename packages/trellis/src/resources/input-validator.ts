@@ -44,6 +44,27 @@ function message(error: ErrorObject): { message: string; code: string } {
   }
 }
 
+/** The schema path of the innermost anyOf an error is under, or null outside any. */
+function anyOfOf(error: ErrorObject): string | null {
+  const at = error.schemaPath.lastIndexOf('/anyOf/');
+  return at < 0 ? null : error.schemaPath.slice(0, at);
+}
+
+/** A branch of an anyOf refused the value for its type alone (`…/anyOf/1/type`). */
+function isBranchTypeError(error: ErrorObject): boolean {
+  return error.keyword === 'type' && /\/anyOf\/\d+\/type$/.test(error.schemaPath);
+}
+
+/**
+ * Whether another branch of the same anyOf took the value's type and failed it on another rule:
+ * an error under that anyOf at the value or inside it (an object branch's property).
+ */
+function otherBranchMatched(typeError: ErrorObject, errors: readonly ErrorObject[]): boolean {
+  const anyOf = anyOfOf(typeError);
+  const at = typeError.instancePath;
+  return errors.some((e) => e.keyword !== 'anyOf' && !isBranchTypeError(e) && anyOfOf(e) === anyOf && (e.instancePath === at || e.instancePath.startsWith(`${at}/`)));
+}
+
 const shared = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false }));
 useFastStringLength(shared);
 
@@ -58,9 +79,13 @@ export class InputValidator {
   violations(input: unknown): Violation[] {
     if (this.#validate(input)) return [];
     const out: Violation[] = [];
-    for (const error of this.#validate.errors ?? []) {
+    const errors = this.#validate.errors ?? [];
+    for (const error of errors) {
       // anyOf (nullable) repeats the branch errors; report the type once.
       if (error.keyword === 'anyOf') continue;
+      // A value of one branch's type that breaks its other rules is told those rules only: a
+      // nullable string too long is "too long", not also "should be of type null".
+      if (isBranchTypeError(error) && otherBranchMatched(error, errors)) continue;
       const v = { propertyPath: propertyPath(error), ...message(error) };
       if (!out.some((o) => o.propertyPath === v.propertyPath && o.code === v.code)) out.push(v);
     }

@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Type } from '@sinclair/typebox';
+import { InputValidator } from './input-validator.ts';
+
+test('a nullable string that breaks its rules is told those rules, not also that it should be null', () => {
+  const validator = new InputValidator(
+    Type.Object({
+      biography: Type.Union([Type.String({ maxLength: 3 }), Type.Null()]),
+      tags: Type.Array(Type.Union([Type.String({ minLength: 2 }), Type.Null()])),
+      address: Type.Union([Type.Object({ city: Type.String({ maxLength: 2 }) }), Type.Null()]),
+    }),
+  );
+  assert.deepEqual(validator.violations({ biography: 'long', tags: ['ok', 'x', 5], address: { city: 'Lyon' } }), [
+    { propertyPath: 'biography', message: 'This value is too long. It should have 3 characters or less.', code: 'length' },
+    { propertyPath: 'tags.1', message: 'This value is too short. It should have 2 characters or more.', code: 'length' },
+    // An item of neither type: told the first type it could have.
+    { propertyPath: 'tags.2', message: 'This value should be of type string.', code: 'type' },
+    { propertyPath: 'address.city', message: 'This value is too long. It should have 2 characters or less.', code: 'length' },
+  ]);
+  assert.deepEqual(validator.violations({ biography: 7, tags: [], address: null }), [{ propertyPath: 'biography', message: 'This value should be of type string.', code: 'type' }]);
+});
