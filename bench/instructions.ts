@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { BENCH_JWT_SECRET, bookshopFixture } from './lib/bookshop-fixture.ts';
 import { URL_LINE } from './lib/server-process.ts';
+import { parseCli } from './lib/parse-cli.ts';
 import { DEBUG_ENV, profilerEnv, type ProfilerStore } from './scenarios/server-specs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,20 +29,9 @@ const USAGE = `Usage: npm run instructions -- [options]
   --warmup=N     requests before measuring (default 1000)
   --only=on|off  count one server (the profiler on, or off)
   --keep         keep callgrind's files (the directory is printed)`;
-let parsed;
-try {
-  parsed = parseArgs({
-    options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '1000' }, only: { type: 'string' }, keep: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
-  });
-} catch (error) {
-  console.error(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-const { values } = parsed;
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values } = parseCli({
+  options: { requests: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '1000' }, only: { type: 'string' }, keep: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+}, USAGE);
 const requests = Number(values.requests);
 const warmup = Number(values.warmup);
 /** `--only=on` (or off) counts one server: half the time, when the other's figure is known. */

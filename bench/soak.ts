@@ -21,9 +21,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { BENCH_JWT_SECRET, bookshopFixture } from './lib/bookshop-fixture.ts';
 import { ServerProcess } from './lib/server-process.ts';
+import { parseCli } from './lib/parse-cli.ts';
 import { DEBUG_ENV, profilerEnv } from './scenarios/server-specs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,30 +37,19 @@ const USAGE = `Usage: npm run soak -- [options]
   --profiler=0       the profiler off
   --built            run the built package (dist/) as an installed one runs
   SOAK_VERBOSE=1 adds memory detail every 10 s; SOAK_ENV='{"NAME":"value"}' adds to the server's environment.`;
-let parsed;
-try {
-  parsed = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '50' },
-    'body-kb': { type: 'string', default: '0' },
-    requests: { type: 'string' },
-    store: { type: 'string', default: 'sqlite' },
-    'writes-only': { type: 'boolean', default: false },
-    profiler: { type: 'string', default: '1' },
-    built: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
-  },
-});
-} catch (error) {
-  console.error(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-const { values } = parsed;
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values } = parseCli({
+options: {
+  minutes: { type: 'string', default: '5' },
+  connections: { type: 'string', default: '50' },
+  'body-kb': { type: 'string', default: '0' },
+  requests: { type: 'string' },
+  store: { type: 'string', default: 'sqlite' },
+  'writes-only': { type: 'boolean', default: false },
+  profiler: { type: 'string', default: '1' },
+  built: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+},
+}, USAGE);
 const minutes = Number(values.minutes);
 const connections = Number(values.connections);
 const bodyKb = Number(values['body-kb']);
