@@ -20,3 +20,11 @@ test('a nullable string that breaks its rules is told those rules, not also that
   ]);
   assert.deepEqual(validator.violations({ biography: 7, tags: [], address: null }), [{ propertyPath: 'biography', message: 'This value should be of type string.', code: 'type' }]);
 });
+
+test('thousands of failing items are each told once, in their order (the check is linear in the errors)', () => {
+  const validator = new InputValidator(Type.Object({ tags: Type.Array(Type.Union([Type.String({ maxLength: 3 }), Type.Null()])) }));
+  const violations = validator.violations({ tags: Array.from({ length: 20_000 }, (_, i) => (i % 2 === 0 ? 'long' : 5)) });
+  assert.equal(violations.length, 20_000);
+  assert.deepEqual(violations[0], { propertyPath: 'tags.0', message: 'This value is too long. It should have 3 characters or less.', code: 'length' });
+  assert.deepEqual(violations[19_999], { propertyPath: 'tags.19999', message: 'This value should be of type string.', code: 'type' });
+});
