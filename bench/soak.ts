@@ -38,17 +38,17 @@ const USAGE = `Usage: npm run soak -- [options]
   --built            run the built package (dist/) as an installed one runs
   SOAK_VERBOSE=1 adds memory detail every 10 s; SOAK_ENV='{"NAME":"value"}' adds to the server's environment.`;
 const { values } = parseCli({
-options: {
-  minutes: { type: 'string', default: '5' },
-  connections: { type: 'string', default: '50' },
-  'body-kb': { type: 'string', default: '0' },
-  requests: { type: 'string' },
-  store: { type: 'string', default: 'sqlite' },
-  'writes-only': { type: 'boolean', default: false },
-  profiler: { type: 'string', default: '1' },
-  built: { type: 'boolean', default: false },
-  help: { type: 'boolean', default: false },
-},
+  options: {
+    minutes: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    'body-kb': { type: 'string', default: '0' },
+    requests: { type: 'string' },
+    store: { type: 'string', default: 'sqlite' },
+    'writes-only': { type: 'boolean', default: false },
+    profiler: { type: 'string', default: '1' },
+    built: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
 }, USAGE);
 const minutes = Number(values.minutes);
 const connections = Number(values.connections);

@@ -63,14 +63,10 @@ while i <= #ARGV do
   i = i + 6 + n
 end
 -- One ZADD per set for the whole call, in the order the sets were first written to.
-local touched = {}
-for _, suffix in ipairs(suffixes) do
-  local entries = added[suffix]
-  redis.call('ZADD', k .. suffix, unpack(entries))
-  touched[suffix] = entries[#entries - 1]
-end
+for _, suffix in ipairs(suffixes) do redis.call('ZADD', k .. suffix, unpack(added[suffix])) end
 local oldest = redis.call('ZRANGE', k .. 'time', 0, 0, 'WITHSCORES')[2]
-for suffix, newest in pairs(touched) do
+for _, suffix in ipairs(suffixes) do
+  local newest = added[suffix][#added[suffix] - 1]
   redis.call('EXPIRE', k .. suffix, indexTtl)
   if suffix ~= 'time' and suffix ~= 'main' and suffix ~= 'sum' then
     if oldest then redis.call('ZREMRANGEBYSCORE', k .. suffix, '-inf', '(' .. oldest) end
