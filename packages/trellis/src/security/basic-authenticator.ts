@@ -1,8 +1,10 @@
+import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../kernel/http-error.ts';
 import type { ErrorCode } from '../kernel/error-codes.ts';
 import { authorizationCredentials } from './authorization-header.ts';
 import type { AuthenticationRequest, Authenticator } from './authenticator.ts';
 import { challenge } from './challenge.ts';
+import type { LoginThrottle } from './login-throttle.ts';
 import type { User } from './user.ts';
 import type { UserProvider } from './user-provider.ts';
 import { verifyCredentials } from './verify-credentials.ts';
@@ -12,17 +14,21 @@ const MAX_CREDENTIALS = 2048;
 
 /**
  * HTTP Basic (RFC 7617), meant for development (the security plugin enables it in debug only):
- * every request costs one scrypt verification.
+ * every request costs one scrypt verification. With a throttle, it is the login form's: a client
+ * or an account past its budget of failures gets 429 before any password is checked, and each
+ * failure counts against both, so Basic is no way around POST /auth's limits.
  */
 export class BasicAuthenticator implements Authenticator {
   readonly name = 'basic';
   readonly credentialHeaders = ['authorization'];
   readonly #users: UserProvider;
   readonly #realm: string;
+  readonly #throttle: LoginThrottle | null;
 
-  constructor(options: { users: UserProvider; realm: string }) {
+  constructor(options: { users: UserProvider; realm: string; throttle?: LoginThrottle | null }) {
     this.#users = options.users;
     this.#realm = options.realm;
+    this.#throttle = options.throttle ?? null;
   }
 
   #fail(code: ErrorCode): HttpError {
@@ -37,8 +43,15 @@ export class BasicAuthenticator implements Authenticator {
     const decoded = Buffer.from(encoded, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw this.#fail('malformed_basic_credentials');
-    const user = await verifyCredentials(this.#users, decoded.slice(0, colon), decoded.slice(colon + 1));
-    if (user === null) throw this.#fail('invalid_credentials');
+    const account = decoded.slice(0, colon);
+    // The firewall hands authenticators the Fastify request itself (its client address is settled).
+    const throttled = this.#throttle === null ? null : (request as FastifyRequest);
+    if (throttled) await this.#throttle!.refuseIfOver(throttled, account);
+    const user = await verifyCredentials(this.#users, account, decoded.slice(colon + 1));
+    if (user === null) {
+      if (throttled) await this.#throttle!.failedEverywhere(throttled, account);
+      throw this.#fail('invalid_credentials');
+    }
     return user;
   }
 }

@@ -87,6 +87,22 @@ export class LoginThrottle {
   async failed(request: FastifyRequest, account: string): Promise<void> {
     for (const limiter of this.#perAccount) await limiter(keyed(request, accountKey(account)));
   }
+
+  /**
+   * For credentials sent with every request (HTTP Basic): refuses, counting nothing, a client or
+   * an account already past its budget. Counting every request, as `attempt` does for POST /auth,
+   * would throttle a client that only sends its right password often.
+   */
+  async refuseIfOver(request: FastifyRequest, account: string): Promise<void> {
+    await check(this.#perClient, request, `client:${request.clientIp}`, false);
+    await check(this.#perAccount, request, accountKey(account), false);
+  }
+
+  /** For credentials sent with every request: a failure counts against the client and the account. */
+  async failedEverywhere(request: FastifyRequest, account: string): Promise<void> {
+    for (const limiter of this.#perClient) await limiter(keyed(request, `client:${request.clientIp}`));
+    await this.failed(request, account);
+  }
 }
 
 type LimiterFactory = (settings: { max: number; timeWindow: number; keyGenerator: (r: FastifyRequest) => string }) => Limiter;

@@ -73,10 +73,15 @@ export const securityPlugin = fp(
     const jwt = jwtParts(config, users, realm);
     if (jwt.keys.ephemeral) app.log.warn({ channel: 'security' }, 'No JWT_SECRET or JWT key files: tokens are signed with a random per-process secret and die with the process.');
 
+    const loginPath = opts.loginPath ?? '/auth';
+    const loginRoute = loginPath !== false && jwt.issuer !== null;
+    const basicAuth = opts.authenticators === undefined && (opts.basicAuth ?? config.debug);
+    // One throttle for every way a password is tried: the login route and HTTP Basic.
+    const throttle = loginRoute || basicAuth ? await LoginThrottle.register(app, { ...config.loginThrottle, redisUrl: config.redisUrl }) : null;
     const authenticators = opts.authenticators ?? [
       jwt.authenticator,
       new ApiKeyAuthenticator({ users, realm }),
-      ...((opts.basicAuth ?? config.debug) ? [new BasicAuthenticator({ users, realm })] : []),
+      ...(basicAuth ? [new BasicAuthenticator({ users, realm, throttle })] : []),
     ];
     const hierarchy = new RoleHierarchy(opts.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY);
     const state: SecurityState = {
@@ -108,11 +113,7 @@ export const securityPlugin = fp(
     });
 
     configurePasswordWork({ concurrency: config.loginThrottle.passwordConcurrency, maxQueue: config.loginThrottle.passwordQueue });
-    const loginPath = opts.loginPath ?? '/auth';
-    if (loginPath !== false && jwt.issuer !== null) {
-      const throttle = await LoginThrottle.register(app, { ...config.loginThrottle, redisUrl: config.redisUrl });
-      registerLoginRoute(app, { path: loginPath, users, issuer: jwt.issuer, realm, throttle });
-    }
+    if (loginRoute && throttle !== null) registerLoginRoute(app, { path: loginPath, users, issuer: jwt.issuer!, realm, throttle });
   },
   { name: 'trellis-security', fastify: '5.x' },
 );

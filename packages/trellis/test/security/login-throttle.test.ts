@@ -109,6 +109,62 @@ describe('login throttling in one process', () => {
   });
 });
 
+/** GET /me with HTTP Basic credentials (RFC 7617), from `client` when given. */
+function basic(app: FastifyInstance, email: string, password: string, client?: string): Promise<LightMyRequestResponse> {
+  return app.inject({
+    url: '/me',
+    headers: { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`, ...(client && { 'x-forwarded-for': client }) },
+  });
+}
+
+describe('HTTP Basic is throttled as POST /auth is (it is on in debug)', () => {
+  test('per client: Basic failures spend the address\'s budget, shared with /auth; then 429 before any password check', async () => {
+    const provider = countingUsers();
+    const app = await securedApp({ ...PROXIED, LOGIN_THROTTLE: '3/1m', LOGIN_ACCOUNT_THROTTLE: 'off' }, { userProvider: provider });
+    try {
+      const client = someClient();
+      for (let i = 0; i < 3; i++) {
+        const r = await basic(app, `user${i}@example.test`, 'wrong', client);
+        assert.equal(r.statusCode, 401, r.body);
+        assert.equal(r.json().code, 'invalid_credentials');
+      }
+      const lookups = provider.lookups;
+      assertThrottled(await basic(app, 'alice@example.test', PASSWORDS.alice, client), 60);
+      assertThrottled(await login(app, 'alice@example.test', PASSWORDS.alice, client), 60);
+      assert.equal(provider.lookups, lookups, 'a refused attempt checks no password');
+      const elsewhere = await basic(app, 'alice@example.test', PASSWORDS.alice, someClient());
+      assert.equal(elsewhere.statusCode, 200, elsewhere.body);
+      assert.equal(elsewhere.json().user.identifier, 'alice@example.test');
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('per account: Basic and /auth failures add up; a locked account is refused by both, the right password too', async () => {
+    const app = await securedApp({ ...PROXIED, LOGIN_THROTTLE: 'off', LOGIN_ACCOUNT_THROTTLE: '3/15m' });
+    try {
+      assert.equal((await basic(app, 'alice@example.test', 'wrong-1', someClient())).statusCode, 401);
+      assert.equal((await login(app, 'alice@example.test', 'wrong-2', someClient())).statusCode, 401);
+      assert.equal((await basic(app, 'ALICE@example.test', 'wrong-3', someClient())).statusCode, 401);
+      assertThrottled(await basic(app, 'alice@example.test', PASSWORDS.alice, someClient()), 900);
+      assertThrottled(await login(app, 'alice@example.test', PASSWORDS.alice, someClient()), 900);
+      assert.equal((await basic(app, 'bob@example.test', PASSWORDS.bob, someClient())).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('the right password, sent with every request, is never throttled', async () => {
+    const app = await securedApp({ ...PROXIED, LOGIN_THROTTLE: '3/1m', LOGIN_ACCOUNT_THROTTLE: '2/15m' });
+    try {
+      const client = someClient();
+      for (let i = 0; i < 8; i++) assert.equal((await basic(app, 'bob@example.test', PASSWORDS.bob, client)).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('login throttling across processes (Redis)', async () => {
   const redis = await redisForTests();
 
