@@ -7,10 +7,21 @@ import { Ref } from './ref.ts';
 import type { Item, OperationContext } from './state-provider.ts';
 import type { Violation } from './violation.ts';
 
-/** 422 carrying the violations (RFC 9457 extension member `violations`). */
+/**
+ * Violations listed in one 422 at most. A 1 MB body of 70,000 unknown members was answered with
+ * all 70,000, three times over in debug (detail, violations, the exception): 9 to 12 MB back for
+ * one request, and as much in its profile. The first hundred say what is wrong; the count says how
+ * much more there is.
+ */
+export const MAX_LISTED_VIOLATIONS = 100;
+
+/** 422 carrying the violations (RFC 9457 extension member `violations`), the first MAX_LISTED_VIOLATIONS of them. */
 export function validationFailed(violations: readonly Violation[]): HttpError {
-  const detail = violations.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n');
-  return HttpError.of('validation_failed', { detail }, { extensions: { violations } });
+  const listed = violations.length > MAX_LISTED_VIOLATIONS ? violations.slice(0, MAX_LISTED_VIOLATIONS) : violations;
+  const lines = listed.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message));
+  const more = violations.length - listed.length;
+  if (more > 0) lines.push(`${more.toLocaleString('en-US')} more ${more === 1 ? 'violation is' : 'violations are'} not listed.`);
+  return HttpError.of('validation_failed', { detail: lines.join('\n') }, { extensions: { violations: listed } });
 }
 
 /** The writable part of a loaded object as a client would send it (relations as IRIs). */
