@@ -10,16 +10,18 @@ export interface GuardOptions {
 }
 
 /**
- * A host is valid when, with its port, it is made of labels of letters, digits, "-" and "_"
- * separated by dots, or is a bracketed IPv6 literal (RFC 9110 §7.2, RFC 3986 §3.2.2). Ported from
- * Symfony's Request::getHost() so the same inputs are rejected.
+ * A host is valid when it is a name of letters, digits, "-" and "_" in dot-separated labels, none
+ * of them empty (a final dot, the absolute form, allowed), or a bracketed IPv6 literal, with an
+ * optional port of digits (RFC 9110 §7.2, RFC 3986 §3.2.2 and §3.2.3). Symfony's
+ * Request::getHost() checks the characters only, so `localhost:abc`, `a..b` and port 99999 passed
+ * and were built into absolute links: here a port is at most 65535, and an empty one (which
+ * RFC 3986 says producers should omit) is refused too.
  */
-const PLAIN_HOST = /^[a-z0-9][a-z0-9.-]*(?::\d{1,5})?$/i;
+const HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
 
 export function isValidHost(host: string): boolean {
-  // The common case in one anchored test; the full rule below only for the rest.
-  if (PLAIN_HOST.test(host)) return true;
-  return host.replace(/(?:^\[)?[a-zA-Z0-9\-:\]_]+\.?/g, '') === '';
+  const match = HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
 }
 
 export function hostnameOf(host: string): string {

@@ -68,7 +68,7 @@ for (const mode of ['debug', 'production'] as const) {
       else assert.equal(r.headers.has('x-debug-token-link'), false);
     });
 
-    for (const host of ['exa<mple.com', 'exa mple.com', 'a.test/evil', 'a.test\\evil', 'a"b.test', 'ex%61mple.com', 'a.test@evil.example', 'a.test#x', '<script>', 'a.test?x=1']) {
+    for (const host of ['exa<mple.com', 'exa mple.com', 'a.test/evil', 'a.test\\evil', 'a"b.test', 'ex%61mple.com', 'a.test@evil.example', 'a.test#x', '<script>', 'a.test?x=1', 'localhost:abc', '127.0.0.1:99999', 'a..b', '.a.test', 'a.test:', 'a.test:1:2', '[::1', '[::1]x']) {
       test(`an invalid Host (${JSON.stringify(host)}) is a 400 and reflected in no header`, async () => {
         const r = await raw(port, get(host));
         assert.equal(r.status, 400);

@@ -30,7 +30,7 @@ describe('request exceptions are 400 with the exception message (seed §7)', () 
   });
 
   test('valid hosts pass, with ports and IPv6 literals', async () => {
-    for (const host of ['example.com', 'example.com:8443', 'localhost', '127.0.0.1:8000', '[::1]:8000', 'my_host.local.']) {
+    for (const host of ['example.com', 'example.com:8443', 'localhost', '127.0.0.1:8000', '[::1]:8000', 'my_host.local.', 'shop.test:65535', '[2001:db8::7]', 'xn--bcher-kva.example']) {
       assert.equal((await app.inject({ method: 'GET', url: '/', headers: { host } })).statusCode, 200, host);
     }
   });
