@@ -2,7 +2,9 @@ import type { ResourceDefinition } from './define-resource.ts';
 import { invalidFilter, parseBoolean } from './filters/invalid-filter.ts';
 import type { PaginationState, QueryParams } from './state-provider.ts';
 
+/** 1 to MAX_NUMBER, in at most nine digits: larger ones would only make a larger OFFSET. */
 const POSITIVE = /^[1-9][0-9]{0,8}$/;
+const MAX_NUMBER = 999_999_999;
 
 function single(params: QueryParams, key: string): string | undefined {
   const v = params[key];
@@ -14,11 +16,11 @@ export function resolvePagination(resource: ResourceDefinition, params: QueryPar
   const options = resource.pagination;
   if (!options.enabled) return { enabled: false, page: 1, itemsPerPage: 0, partial: false };
   const rawPage = single(params, 'page');
-  if (rawPage !== undefined && !POSITIVE.test(rawPage)) throw invalidFilter('page', rawPage, 'expected a page number of 1 or more');
+  if (rawPage !== undefined && !POSITIVE.test(rawPage)) throw invalidFilter('page', rawPage, `expected a page number from 1 to ${MAX_NUMBER}`);
   let itemsPerPage = options.itemsPerPage;
   const rawItems = options.clientItemsPerPage ? single(params, 'itemsPerPage') : undefined;
   if (rawItems !== undefined) {
-    if (!POSITIVE.test(rawItems)) throw invalidFilter('itemsPerPage', rawItems, 'expected a number of 1 or more');
+    if (!POSITIVE.test(rawItems)) throw invalidFilter('itemsPerPage', rawItems, `expected a number from 1 to ${MAX_NUMBER}`);
     itemsPerPage = Math.min(Number(rawItems), options.maximumItemsPerPage);
   }
   const rawPartial = options.clientPartial ? single(params, 'partial') : undefined;

@@ -101,8 +101,13 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
       assert.equal((await get('/novels?itemsPerPage=1')).json().view.last, '/novels?itemsPerPage=1&page=5');
       const bad = await get('/novels?page=abc');
       assert.equal(bad.statusCode, 400);
-      assert.equal(bad.json().detail, 'Invalid value "abc" for the query parameter "page": expected a page number of 1 or more.');
-      assert.equal((await get('/novels?itemsPerPage=0')).statusCode, 400);
+      assert.equal(bad.json().detail, 'Invalid value "abc" for the query parameter "page": expected a page number from 1 to 999999999.');
+      // The message names the range the check enforces: a page of ten digits is past it, not below 1.
+      assert.equal((await get('/novels?page=1000000000')).json().detail, 'Invalid value "1000000000" for the query parameter "page": expected a page number from 1 to 999999999.');
+      assert.equal((await get('/novels?page=999999999')).statusCode, 200);
+      const none = await get('/novels?itemsPerPage=0');
+      assert.equal(none.statusCode, 400);
+      assert.equal(none.json().detail, 'Invalid value "0" for the query parameter "itemsPerPage": expected a number from 1 to 999999999.');
     });
 
     test('plain JSON collections carry RFC 8288 pagination links', async () => {
