@@ -5,7 +5,7 @@ import { copyScriptRoute } from './export/copy-script-route.ts';
 import { cpuProfileRoute } from './export/cpu-profile-route.ts';
 import { explainHref, explainRoute, type ExplainOptions } from './explain/explain-route.ts';
 import { compareRoute } from './compare/compare-route.ts';
-import { mcpRoute } from './mcp/mcp-route.ts';
+import { MCP_NAME, mcpRoute } from './mcp/mcp-route.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../html/html.ts';
 import { exceptionCss } from '../errors/exception-css.ts';
@@ -138,6 +138,11 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   app.get('/_profiler/search_bar', page, async (request, reply) => reply.type(HTML).send(searchBar(searchParams(request.query)).toString()));
 
   app.get<{ Params: { token: string }; Querystring: Record<string, unknown> & { panel?: string } }>('/_profiler/:token', page, async (request, reply) => {
+    // GET and HEAD of the MCP endpoint (POST only) land here, the router having no GET route at
+    // its path. MCP streamable HTTP (2025-03-26, "Listening for Messages from the Server"): a
+    // server that offers no SSE stream there MUST answer 405. The not-found handler gives the
+    // 405 (with Allow) its other methods get; the gate above has already refused whom it refuses.
+    if (request.params.token === MCP_NAME) return reply.callNotFound();
     const asJson = request.params.token.endsWith('.json');
     const token = asJson ? request.params.token.slice(0, -'.json'.length) : request.params.token;
     const profile = await load(token);

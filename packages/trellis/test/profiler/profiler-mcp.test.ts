@@ -184,6 +184,55 @@ describe('profiler MCP server', () => {
     assert.equal(res.json().detail, "The profiler's MCP server does not answer web pages: a request with an Origin header is refused.");
   });
 
+  // MCP streamable HTTP (2025-03-26 and later, "Listening for Messages from the Server"): a server
+  // offering no SSE stream at the endpoint MUST answer GET with 405. The router has no GET route
+  // there, and /_profiler/:token would take it for a token.
+  test('GET and HEAD are 405 with the Allow DELETE gets, however the path is spelled', async () => {
+    for (const url of ['/_profiler/mcp', '/_profiler/%6Dcp']) {
+      for (const method of ['GET', 'DELETE'] as const) {
+        const res = await app.inject({ method, url, headers: { accept: 'text/event-stream' } });
+        assert.equal(res.statusCode, 405, `${method} ${url}`);
+        assert.equal(res.headers.allow, 'POST', `${method} ${url}`);
+        assert.equal(res.json().detail, `No route found for "${method} ${url}": Method Not Allowed (Allow: POST)`);
+      }
+      const head = await app.inject({ method: 'HEAD', url, headers: { accept: 'text/event-stream' } });
+      assert.equal(head.statusCode, 405, url);
+      assert.equal(head.headers.allow, 'POST', url);
+      assert.equal(head.body, '');
+    }
+  });
+
+  test('GET, HEAD and DELETE from a client the gate refuses: the ordinary 404, no Allow', async () => {
+    for (const remoteAddress of ['192.0.2.7', '::ffff:198.51.100.9']) {
+      for (const method of ['GET', 'HEAD', 'DELETE'] as const) {
+        const res = await app.inject({ method, url: '/_profiler/mcp', remoteAddress, headers: { accept: 'application/json, text/event-stream' } });
+        const where = `${method} from ${remoteAddress}`;
+        assert.equal(res.statusCode, 404, where);
+        assert.equal(res.headers.allow, undefined, where);
+        // The 404 of a profiler path that does not exist, word for word but the path.
+        const nowhere = await app.inject({ method, url: '/_profiler/mcp/nowhere', remoteAddress, headers: { accept: 'application/json, text/event-stream' } });
+        assert.equal(nowhere.statusCode, 404, where);
+        if (method === 'HEAD') assert.equal(res.body, '');
+        else {
+          assert.equal(res.json().detail, `No route found for "${method} /_profiler/mcp"`);
+          assert.equal(res.json().code, nowhere.json().code);
+        }
+      }
+    }
+  });
+
+  test('an empty batch is the one JSON-RPC error JSON-RPC 2.0 §6 asks for; a batch of one is still answered', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const empty = await app.inject({ method: 'POST', url: '/_profiler/mcp', headers, payload: '[]' });
+    assert.equal(empty.statusCode, 400);
+    assert.equal(empty.headers['content-type'], 'application/json');
+    assert.equal(empty.headers['x-robots-tag'], 'noindex');
+    assert.deepEqual(empty.json(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    const one = await app.inject({ method: 'POST', url: '/_profiler/mcp', headers, payload: '[{"jsonrpc":"2.0","id":7,"method":"ping"}]' });
+    assert.equal(one.statusCode, 200);
+    assert.deepEqual(one.json(), { jsonrpc: '2.0', id: 7, result: {} });
+  });
+
   test('malformed calls get the protocol\'s errors, not a 500', async () => {
     for (const payload of ['{"jsonrpc":"2.0","id":1,"method":"nope"}', '[]', '{"jsonrpc":"2.0"}', '"x"']) {
       const res = await app.inject({ method: 'POST', url: '/_profiler/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload });
