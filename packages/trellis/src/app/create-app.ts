@@ -75,7 +75,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
     exposeHeadRoutes: true,
     // Fastify derives protocol and host from X-Forwarded-* only for these peers.
     trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // No limit of the router's own on a path parameter: past it find-my-way refused the request
+    // before any hook ran (a 414 with Fastify's code, no security headers, no profile, and the
+    // profiler's paths told apart from others for a client its gate refuses). The request line is
+    // bounded by Node's header limit (431), and a long id is an ordinary 404 from its provider.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: Number.MAX_SAFE_INTEGER },
     frameworkErrors: (error, request, reply) => {
       // A path the router cannot decode goes round once more, through every hook (malformed-url.ts).
       if (error.code === 'FST_ERR_BAD_URL' && rerouteMalformedUrl(app, request, reply)) return;
