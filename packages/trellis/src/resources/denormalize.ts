@@ -1,3 +1,4 @@
+import { RELATION_MEMBERS } from '../errors/relation-members.ts';
 import { HttpError } from '../kernel/http-error.ts';
 import { mergePatch } from '../formats/merge-patch.ts';
 import { compiledQueries } from './compiled-queries.ts';
@@ -15,13 +16,18 @@ import type { Violation } from './violation.ts';
  */
 export const MAX_LISTED_VIOLATIONS = 100;
 
-/** 422 carrying the violations (RFC 9457 extension member `violations`), the first MAX_LISTED_VIOLATIONS of them. */
-export function validationFailed(violations: readonly Violation[]): HttpError {
+/**
+ * 422 carrying the violations (RFC 9457 extension member `violations`), the first
+ * MAX_LISTED_VIOLATIONS of them; with the operation's resource, its relation names for formats
+ * that point at relations apart (relation-members.ts).
+ */
+export function validationFailed(violations: readonly Violation[], op?: Operation): HttpError {
   const listed = violations.length > MAX_LISTED_VIOLATIONS ? violations.slice(0, MAX_LISTED_VIOLATIONS) : violations;
   const lines = listed.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message));
   const more = violations.length - listed.length;
   if (more > 0) lines.push(`${more.toLocaleString('en-US')} more ${more === 1 ? 'violation is' : 'violations are'} not listed.`);
-  return HttpError.of('validation_failed', { detail: lines.join('\n') }, { extensions: { violations: listed } });
+  const relations = op && op.resource.relations.length > 0 ? { [RELATION_MEMBERS]: new Set(op.resource.relations.map((p) => p.name)) } : {};
+  return HttpError.of('validation_failed', { detail: lines.join('\n') }, { extensions: { violations: listed, ...relations } });
 }
 
 /** The writable part of a loaded object as a client would send it (relations as IRIs). */
@@ -64,7 +70,7 @@ export async function denormalize(input: Record<string, unknown>, op: Operation,
     if (rows.length === 0) violations.push({ propertyPath: p.name, message: `Item not found for "${value}".`, code: 'not_found' });
     else refs.set(p.name, ref);
   }
-  if (violations.length > 0) throw validationFailed(violations);
+  if (violations.length > 0) throw validationFailed(violations, op);
 
   const object: Item = previous ? { ...previous } : {};
   for (const p of resource.properties) {

@@ -240,7 +240,7 @@ export class OperationPipeline {
         if (rules !== null) {
           const violations = await rules(data, { ...ctx, previousObject });
           if (violations.length > 0) {
-            throw validationFailed(violations);
+            throw validationFailed(violations, op);
           }
           clock.next('process');
         } else clock.next('process', 'skipped');

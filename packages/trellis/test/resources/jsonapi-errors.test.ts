@@ -42,6 +42,27 @@ test('404, 401 and 422 as JSON:API error documents', async (t) => {
   assert.equal(rating!.status, '422');
   assert.equal(typeof rating!.detail, 'string');
   assert.ok(rating!.detail.length > 0);
+
+  // A relation's violation points where JSON:API sends it: under relationships, not attributes.
+  const noBook = await app.inject({
+    method: 'POST',
+    url: '/reviews',
+    headers: { accept: JSONAPI, 'content-type': JSONAPI, authorization: `Bearer ${login.token}` },
+    payload: { data: { type: 'Review', attributes: { rating: 5, body: 'x', extra: 1 }, relationships: { author: { data: { type: 'User', id: '2' } }, book: { data: { type: 'Book', id: '999999' } } } } },
+  });
+  assert.equal(noBook.statusCode, 422, noBook.body);
+  const pointers = (noBook.json() as { errors: { source: { pointer: string } }[] }).errors.map((e) => e.source.pointer).sort();
+  assert.deepEqual(pointers, ['/data/attributes/extra', '/data/relationships/book']);
+  // The relation names ride with the error for this format only: no other format writes them.
+  const asLd = await app.inject({
+    method: 'POST',
+    url: '/reviews',
+    headers: { accept: 'application/ld+json', 'content-type': 'application/ld+json', authorization: `Bearer ${login.token}` },
+    payload: { rating: 5, body: 'x', author: '/users/2', book: '/books/999999' },
+  });
+  assert.equal(asLd.statusCode, 422, asLd.body);
+  assert.deepEqual(Object.keys(asLd.json()).sort(), ['@context', '@type', 'code', 'description', 'detail', 'status', 'title', 'type', 'violations']);
+  assert.deepEqual(asLd.json().violations, [{ propertyPath: 'book', message: 'Item not found for "/books/999999".', code: 'not_found' }]);
 });
 
 test("JSON:API's sort, page[number], page[size] and filter[…] on a collection (issue 19, item 1, in part)", async (t) => {
