@@ -44,3 +44,19 @@ test('the userinfo of an absolute URL is a credential: a password, or a lone nam
   assert.equal(redactQuery('/books?x=a@b', isSecret), '/books?x=a@b');
   assert.equal(redactQuery('http://ann:@a.test/', isSecret), 'http://ann:@a.test/');
 });
+
+test('a removed value is removed wherever else it stands in the URL; one of under four characters is not hunted', () => {
+  assert.equal(redactQuery('/books/2?password=S3cr3t&pwd=S3cr3t', isSecret), '/books/2?password=[redacted]&pwd=[redacted]');
+  assert.equal(redactQuery('/b?token=abc&q=abc', isSecret), '/b?token=[redacted]&q=abc');
+  const heard: string[] = [];
+  redactQuery('/b?password=S3cr3t&pwd=S3cr3t', isSecret, (value) => heard.push(value));
+  assert.deepEqual(heard, ['S3cr3t']);
+});
+
+test('a JWT is redacted under any name, and heard', () => {
+  const jwt = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('{"sub":"2"}').toString('base64url')}.c2lnbmF0dXJl`;
+  const heard: string[] = [];
+  assert.equal(redactQuery(`/books/2?jwt=${jwt}&page=2`, isSecret, (value, name) => heard.push(`${name}=${value}`)), '/books/2?jwt=[redacted]&page=2');
+  assert.deepEqual(heard, [`jwt=${jwt}`]);
+  assert.equal(redactQuery(`http://h/${jwt}/x`, isSecret), 'http://h/[redacted]/x');
+});

@@ -1,3 +1,4 @@
+import { replaceJwts } from './jwt-like.ts';
 import { REDACTED } from './redact-secrets.ts';
 
 /**
@@ -34,7 +35,17 @@ export function redactPairs(pairs: string, isSecret: (name: string) => boolean, 
  * is redacted too.
  */
 export function redactQuery(url: string, isSecret: (name: string) => boolean, onSecret?: (value: string, name: string) => void): string {
-  return redactPairsAfterQuery(redactUserinfo(url, onSecret), isSecret, onSecret);
+  const removed: string[] = [];
+  const heard = (value: string, name: string) => {
+    removed.push(value);
+    onSecret?.(value, name);
+  };
+  let out = redactPairsAfterQuery(redactUserinfo(url, heard), isSecret, heard);
+  // Once found, wherever else it stands in the same URL: `?password=S3cr3t&pwd=S3cr3t` logged the
+  // second. Values shorter than four characters are too likely to be ordinary words of the path.
+  for (const value of removed) if (value.length >= 4 && out.includes(value)) out = out.replaceAll(value, REDACTED);
+  // A JWT is a credential under any name (jwt-like.ts).
+  return replaceJwts(out, (token) => onSecret?.(token, 'jwt'));
 }
 
 /** `scheme://userinfo@` at the start of an absolute URL (an absolute-form target, a Referer). */

@@ -1,3 +1,4 @@
+import { holdsJwt, replaceJwts } from '../logging/jwt-like.ts';
 import { redactPairs, redactQuery } from '../logging/redact-query.ts';
 import { REDACTED } from '../logging/redact-secrets.ts';
 
@@ -79,6 +80,7 @@ export class Redaction {
         this.#remember(value, lower);
         out[name] = REDACTED;
       } else if (typeof value === 'string' && URL_HEADERS.has(lower)) out[name] = this.url(value);
+      else if (typeof value === 'string' && holdsJwt(value)) out[name] = this.#jwts(value);
       else out[name] = value;
     }
     return out;
@@ -89,6 +91,7 @@ export class Redaction {
    * whole: it is not looked into, so it cannot be kept.
    */
   fields<T>(value: T, depth = 0): T {
+    if (typeof value === 'string') return (holdsJwt(value) ? this.#jwts(value) : value) as T;
     if (value === null || typeof value !== 'object') return value;
     if (depth > MAX_DEPTH) return REDACTED as T;
     if (Array.isArray(value)) return value.map((v) => this.fields(v, depth + 1)) as T;
@@ -130,7 +133,12 @@ export class Redaction {
           .split(/(\r?\n)/)
           .map((line) => (line.includes('=') ? redactPairs(line, (name) => this.#isSecret(name.trim()), (value, name) => this.#remember(value, name)) : line))
           .join('');
-    return this.#keyedValues(paired);
+    return this.#jwts(this.#keyedValues(paired));
+  }
+
+  /** Text with the JWTs in it replaced, each remembered: a bearer token is a secret under any name. */
+  #jwts(text: string): string {
+    return replaceJwts(text, (token) => this.#remember(token, 'jwt'));
   }
 
   /** `key: value`, `"key": "value"`, `key=value` in free text, with a secret-named key: the value replaced. */

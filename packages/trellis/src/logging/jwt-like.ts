@@ -1,0 +1,64 @@
+import { REDACTED } from './redact-secrets.ts';
+
+/**
+ * JSON Web Tokens in compact form (RFC 7519 §3.1, RFC 7515 §7.1) found in free text: a base64url
+ * header and payload, each a JSON object and so each beginning with "eyJ" (`{"`), then a signature
+ * (empty for `alg: none`). A bearer token is a credential whatever name it travels under (`?q=`,
+ * `X-Foo:`, a Referer's query), so it is recognised by its value.
+ *
+ * Found by a scan, not a regular expression: a pattern of unbounded base64url runs around dots
+ * backtracks quadratically over text made of many "eyJ" and few dots. Each run of base64url
+ * characters and dots holding "eyJ" is split at its dots once: linear in the text.
+ */
+function jwtRanges(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let from = text.indexOf('eyJ');
+  while (from >= 0) {
+    let start = from;
+    while (start > 0 && isTokenChar(text.charCodeAt(start - 1))) start--;
+    let end = from;
+    while (end < text.length && isTokenChar(text.charCodeAt(end))) end++;
+    const segments = text.slice(start, end).split('.');
+    let at = start;
+    for (let k = 0; k < segments.length; k++) {
+      const header = segments[k]!;
+      const inHeader = header.indexOf('eyJ');
+      const payload = segments[k + 1];
+      // A header and a payload of at least "eyJ" and six more characters, and a signature after
+      // a second dot (it may be empty).
+      if (inHeader >= 0 && header.length - inHeader >= 9 && payload !== undefined && payload.startsWith('eyJ') && payload.length >= 9 && k + 2 < segments.length) {
+        const tokenEnd = at + header.length + 1 + payload.length + 1 + segments[k + 2]!.length;
+        ranges.push([at + inHeader, tokenEnd]);
+        at = tokenEnd + 1;
+        k += 2;
+      } else at += header.length + 1;
+    }
+    from = text.indexOf('eyJ', end);
+  }
+  return ranges;
+}
+
+/** Base64url's alphabet and the dot between a token's parts. */
+function isTokenChar(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 95 || c === 46;
+}
+
+/** Whether `text` holds something shaped like a JWT. */
+export function holdsJwt(text: string): boolean {
+  return text.includes('eyJ') && jwtRanges(text).length > 0;
+}
+
+/** `text` with every JWT-shaped run replaced by "[redacted]"; `onJwt` hears each one removed. */
+export function replaceJwts(text: string, onJwt?: (token: string) => void): string {
+  if (!text.includes('eyJ')) return text;
+  const ranges = jwtRanges(text);
+  if (ranges.length === 0) return text;
+  let out = '';
+  let last = 0;
+  for (const [start, end] of ranges) {
+    onJwt?.(text.slice(start, end));
+    out += text.slice(last, start) + REDACTED;
+    last = end;
+  }
+  return out + text.slice(last);
+}

@@ -1,0 +1,53 @@
+/**
+ * A bearer token (a JWT) is redacted by its value wherever it travels: under a query parameter,
+ * a header, a Referer's query or a body member whose name no redaction key matches; from the
+ * stored profile, every page and JSON, the search index, and the request log line.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { profilerApp, allRecords } from './profiler-app.ts';
+import { createApp, createLogger } from '../../src/index.ts';
+import { testConfig } from '../../src/testing/index.ts';
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+const JWT = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: '2', roles: ['ROLE_USER'] })}.c2lnbmF0dXJlLWNhbmFyeS02OGQy`;
+const SIGNATURE = 'c2lnbmF0dXJlLWNhbmFyeS02OGQy';
+
+test('a JWT under unlisted names is in no stored profile, page or search result', async (t) => {
+  const app = await profilerApp();
+  t.after(() => app.close());
+  const sent = [
+    await app.inject({ url: `/hello?q=${JWT}`, headers: { 'x-foo': JWT, referer: `http://x.test/?t=${JWT}` } }),
+    await app.inject({ method: 'POST', url: '/echo', payload: { note: JWT, nested: [{ deep: `see ${JWT} here` }] } }),
+  ];
+  const tokens = sent.map((r) => r.headers['x-debug-token'] as string);
+  for (const record of await allRecords(app)) assert.ok(!JSON.stringify(record).includes(SIGNATURE), JSON.stringify(record).slice(0, 300));
+  const search = await app.inject({ url: '/_profiler/search.json?limit=50' });
+  assert.ok(!search.body.includes(SIGNATURE));
+  assert.ok(search.body.includes('/hello?q=[redacted]'), search.body.slice(0, 400));
+  for (const token of tokens) {
+    for (const url of [`/_profiler/${token}.json`, `/_profiler/${token}`, ...['request', 'response', 'logs', 'api', 'events', 'router'].map((p) => `/_profiler/${token}?panel=${p}`)]) {
+      const page = await app.inject({ url });
+      assert.equal(page.statusCode, 200, url);
+      assert.ok(!page.body.includes(SIGNATURE), url);
+    }
+  }
+  const request = (await app.inject({ url: `/_profiler/${tokens[0]}.json` })).json() as { request: { headers: Record<string, string> } };
+  assert.equal(JSON.stringify(request).includes('"x-foo":"[redacted]"'), true);
+});
+
+test('the request log line has it redacted, with the value found once removed wherever else it is', async (t) => {
+  let out = '';
+  const destination = new Writable({ write: (chunk, _e, cb) => ((out += chunk), cb()) });
+  const logger = createLogger({ level: 'info', captureRequestRecords: false, destination });
+  const app = await createApp({ config: testConfig({ LOG_LEVEL: 'info', NODE_ENV: 'production', PROFILER: '0' }), tls: null, logger });
+  app.get('/books/:id', async () => ({}));
+  await app.ready();
+  t.after(() => app.close());
+  await app.inject({ url: `/books/2?jwt=${JWT}`, headers: { authorization: `Bearer ${JWT}` } });
+  await app.inject({ url: '/books/2?password=S3cr3t&pwd=S3cr3t' });
+  assert.ok(out.includes('"url":"/books/2?jwt=[redacted]"'), out);
+  assert.ok(out.includes('"url":"/books/2?password=[redacted]&pwd=[redacted]"'), out);
+  assert.ok(!out.includes(SIGNATURE) && !out.includes('S3cr3t'), out);
+});
