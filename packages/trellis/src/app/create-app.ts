@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { clientErrorHandler } from '../kernel/client-error-handler.ts';
 import { rerouteMalformedUrl } from '../kernel/malformed-url.ts';
 import type { ServerOptions } from 'node:http';
 import type { Logger } from 'pino';
@@ -80,6 +81,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
     // profiler's paths told apart from others for a client its gate refuses). The request line is
     // bounded by Node's header limit (431), and a long id is an ordinary 404 from its provider.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: Number.MAX_SAFE_INTEGER },
+    clientErrorHandler,
     frameworkErrors: (error, request, reply) => {
       // A path the router cannot decode goes round once more, through every hook (malformed-url.ts).
       if (error.code === 'FST_ERR_BAD_URL' && rerouteMalformedUrl(app, request, reply)) return;

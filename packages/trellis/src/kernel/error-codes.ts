@@ -349,6 +349,46 @@ export const errorCodes = {
     className: 'AccessDeniedHttpException',
     message: () => 'The profiler refused this form: its CSRF token is missing or does not match. Reload the page and try again.',
   },
+  // Bytes Node's HTTP parser refused before any request existed (client-error-handler.ts).
+  malformed_request: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: () => 'The request is not valid HTTP/1.1 (RFC 9112).',
+  },
+  invalid_content_length: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: () => 'The Content-Length header is not a valid length (RFC 9110 §8.6).',
+  },
+  malformed_chunked_body: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: () => 'The chunked request body is malformed (RFC 9112 §7.1).',
+  },
+  // RFC 9110 §9.1: methods are case-sensitive tokens; one the server does not know is a 501.
+  method_not_implemented: {
+    status: 501,
+    className: 'HttpException',
+    message: (p) => `The method "${p.method}" is not implemented (methods are case-sensitive: GET, not get).`,
+  },
+  // RFC 9110 §15.5.15: the request-target is longer than the server reads.
+  request_target_too_long: {
+    status: 414,
+    className: 'HttpException',
+    message: (p) => `The request target is longer than the ${p.limit} bytes the server reads.`,
+  },
+  // RFC 6585 §5.
+  request_headers_too_large: {
+    status: 431,
+    className: 'HttpException',
+    message: (p) => `The request header fields are larger than the ${p.limit} bytes the server reads.`,
+  },
+  // RFC 9110 §15.5.9: REQUEST_TIMEOUT passed before the request was whole.
+  request_timeout: {
+    status: 408,
+    className: 'HttpException',
+    message: () => 'The request was not received in time.',
+  },
   bad_request: {
     status: 400,
     className: 'BadRequestHttpException',

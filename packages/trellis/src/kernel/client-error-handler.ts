@@ -1,0 +1,79 @@
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { HttpError } from './http-error.ts';
+
+/** A parser error as Node hands it to `clientError`: the bytes it failed on, when it has them. */
+export type ClientError = Error & { code?: string; rawPacket?: unknown };
+
+/** RFC 9110 §5.6.2: a method is a token. */
+const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
+
+/**
+ * What to answer bytes Node's HTTP parser refused before any request existed, or null when the
+ * client is gone and nothing can be answered. No route, hook or format negotiation has run, so
+ * the answer is problem+json (RFC 9457) with the error table's code and exact message.
+ */
+export function clientErrorAnswer(error: ClientError): HttpError | null {
+  switch (error.code) {
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return null;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return HttpError.of('request_timeout');
+    case 'HPE_HEADER_OVERFLOW':
+      // One limit covers the request line and the header fields together: the overflow is the
+      // target's when the first line has no end in sight or is most of the limit.
+      return HttpError.of(targetOverflows(error.rawPacket) ? 'request_target_too_long' : 'request_headers_too_large', { limit: maxHeaderSize });
+    case 'HPE_INVALID_METHOD': {
+      const method = firstToken(error.rawPacket);
+      return method === null ? HttpError.of('malformed_request') : HttpError.of('method_not_implemented', { method });
+    }
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return HttpError.of('invalid_content_length');
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return HttpError.of('malformed_chunked_body');
+    default:
+      return HttpError.of('malformed_request');
+  }
+}
+
+function firstLine(raw: unknown): { line: string; ended: boolean } {
+  const text = !Buffer.isBuffer(raw) ? '' : raw.toString('latin1', 0, Math.min(raw.length, maxHeaderSize + 2));
+  const end = text.indexOf('\r\n');
+  return { line: end < 0 ? text : text.slice(0, end), ended: end >= 0 };
+}
+
+function targetOverflows(raw: unknown): boolean {
+  const { line, ended } = firstLine(raw);
+  return /^[A-Za-z-]+ \S/.test(line) && (!ended || line.length > maxHeaderSize / 2);
+}
+
+function firstToken(raw: unknown): string | null {
+  const { line } = firstLine(raw);
+  const token = line.slice(0, line.indexOf(' ') < 0 ? line.length : line.indexOf(' '));
+  return METHOD_TOKEN.test(token) && line.includes(' ') ? token : null;
+}
+
+/**
+ * Fastify's `clientErrorHandler`: its default answered `{"error":"Bad Request","message":"Client
+ * Error"}` as application/json without the security headers. The parser's state is unknown after
+ * an error, so the connection closes after the answer (RFC 9112 §9.6).
+ */
+export function clientErrorHandler(error: ClientError, socket: Socket): void {
+  const answer = clientErrorAnswer(error);
+  // A response already begun (a request whose body then failed to parse) cannot be followed by
+  // another on the same connection: it is closed, as Node does.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (answer === null || inFlight || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const title = STATUS_CODES[answer.status] ?? 'Error';
+  const body = JSON.stringify({ type: 'about:blank', title, status: answer.status, detail: answer.message, code: answer.code });
+  socket.end(
+    `HTTP/1.1 ${answer.status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * What Node's HTTP parser refuses before a request exists is answered like every other error:
+ * problem+json with the error table's code and exact message, the security headers, and the
+ * status the RFCs name (501 for an unknown method, 414 for a long target, 431 for large headers),
+ * where Fastify's default said `{"error":"Bad Request","message":"Client Error"}`.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { maxHeaderSize } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { createApp } from '../../src/index.ts';
+import { testConfig } from '../../src/testing/index.ts';
+
+/** Sends raw bytes and reads until the server closes (bounded at 5 s). */
+function raw(port: number, bytes: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    let answer = '';
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => resolve((answer = Buffer.concat(chunks).toString('utf8'))));
+    socket.on('error', reject);
+    setTimeout(() => (socket.destroy(), reject(new Error(`no close within 5 s; got ${JSON.stringify(answer.slice(0, 200))}`))), 5000).unref();
+  });
+}
+
+function parse(answer: string): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+  const [head, body] = [answer.slice(0, answer.indexOf('\r\n\r\n')), answer.slice(answer.indexOf('\r\n\r\n') + 4)];
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) as Record<string, unknown> };
+}
+
+for (const mode of ['production', 'debug'] as const) {
+  describe(`parser errors, ${mode}`, () => {
+    let app: FastifyInstance;
+    let port: number;
+    before(async () => {
+      app = await createApp({ config: testConfig(mode === 'production' ? { NODE_ENV: 'production', PROFILER: '0' } : {}), tls: null });
+      app.get('/hello', async () => ({ hello: 'world' }));
+      app.post('/echo', async (request) => request.body);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      port = (app.server.address() as { port: number }).port;
+    });
+    after(() => app.close());
+
+    const cases: [string, string | Buffer, number, string, string][] = [
+      ['a lower-case method', 'get /hello HTTP/1.1\r\nHost: a.test\r\n\r\n', 501, 'method_not_implemented', 'The method "get" is not implemented (methods are case-sensitive: GET, not get).'],
+      ['an unknown method', 'X-PROBE /hello HTTP/1.1\r\nHost: a.test\r\n\r\n', 501, 'method_not_implemented', 'The method "X-PROBE" is not implemented (methods are case-sensitive: GET, not get).'],
+      ['a target longer than the header limit', `GET /hello?q=${'a'.repeat(maxHeaderSize + 100)} HTTP/1.1\r\nHost: a.test\r\n\r\n`, 414, 'request_target_too_long', `The request target is longer than the ${maxHeaderSize} bytes the server reads.`],
+      ['header fields over the limit', `GET /hello HTTP/1.1\r\nHost: a.test\r\nX-Big: ${'b'.repeat(maxHeaderSize + 100)}\r\n\r\n`, 431, 'request_headers_too_large', `The request header fields are larger than the ${maxHeaderSize} bytes the server reads.`],
+      ['a Content-Length that is no number', 'POST /hello HTTP/1.1\r\nHost: a.test\r\nContent-Length: abc\r\n\r\n', 400, 'invalid_content_length', 'The Content-Length header is not a valid length (RFC 9110 §8.6).'],
+      ['a bad chunk size', 'POST /echo HTTP/1.1\r\nHost: a.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400, 'malformed_chunked_body', 'The chunked request body is malformed (RFC 9112 §7.1).'],
+      ['a TLS handshake sent to the plain port', Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]), 400, 'malformed_request', 'The request is not valid HTTP/1.1 (RFC 9112).'],
+    ];
+    for (const [name, bytes, status, code, detail] of cases) {
+      test(`${name}: ${status} ${code}, problem+json with nosniff, then the connection closes`, async () => {
+        const r = parse(await raw(port, bytes));
+        assert.equal(r.status, status);
+        assert.equal(r.headers['content-type'], 'application/problem+json');
+        assert.equal(r.headers['x-content-type-options'], 'nosniff');
+        assert.equal(r.headers.connection, 'close');
+        assert.deepEqual(r.body, { type: 'about:blank', title: r.body.title, status, detail, code });
+      });
+    }
+
+    test('the server still answers afterwards', async () => {
+      const r = await app.inject({ url: '/hello' });
+      assert.equal(r.statusCode, 200);
+    });
+  });
+}
