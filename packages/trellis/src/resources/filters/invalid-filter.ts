@@ -12,13 +12,24 @@ export function parseNumber(parameter: string, value: string): number {
   return Number(value);
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/;
 
-/** Dates compare as ISO-8601 text (how the columns store them), so the value must be ISO-8601. */
+/**
+ * Whether the fields of a date the pattern matched name a real calendar day and time (RFC 3339
+ * §5.7): V8's Date.parse rolls 2020-02-30 over to 1 March, and the same date in a body was a 422.
+ * Seconds may be 60 (a leap second).
+ */
+function isCalendarDate(m: RegExpExecArray): boolean {
+  const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) as number[];
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month! - 1 || date.getUTCDate() !== day) return false;
+  return hour! <= 23 && minute! <= 59 && second! <= 60 && offsetHour! <= 23 && offsetMinute! <= 59;
+}
+
+/** Dates compare as ISO-8601 text (how the columns store them), so the value must be ISO-8601, and a real date. */
 export function parseDate(parameter: string, value: string): string {
-  if (!DATE.test(value) || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value))) {
-    throw invalidFilter(parameter, value, 'expected a date such as 2024-01-31');
-  }
+  const m = DATE.exec(value);
+  if (m === null || !isCalendarDate(m)) throw invalidFilter(parameter, value, 'expected a date such as 2024-01-31');
   return value;
 }
 
