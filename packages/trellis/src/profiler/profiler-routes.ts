@@ -137,12 +137,14 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
 
   app.get('/_profiler/search_bar', page, async (request, reply) => reply.type(HTML).send(searchBar(searchParams(request.query)).toString()));
 
+  const postOnly = new Set([MCP_NAME, ...(options.csrf ? ['purge'] : [])]);
   app.get<{ Params: { token: string }; Querystring: Record<string, unknown> & { panel?: string } }>('/_profiler/:token', page, async (request, reply) => {
-    // GET and HEAD of the MCP endpoint (POST only) land here, the router having no GET route at
-    // its path. MCP streamable HTTP (2025-03-26, "Listening for Messages from the Server"): a
-    // server that offers no SSE stream there MUST answer 405. The not-found handler gives the
-    // 405 (with Allow) its other methods get; the gate above has already refused whom it refuses.
-    if (request.params.token === MCP_NAME) return reply.callNotFound();
+    // GET and HEAD of the POST-only endpoints (MCP, purge) land here, the router having no GET
+    // route at their paths. MCP streamable HTTP (2025-03-26, "Listening for Messages from the
+    // Server"): a server that offers no SSE stream there MUST answer 405; the purge form's URL is
+    // no profile either (RFC 9110 §15.5.6). The not-found handler gives the 405 (with Allow) their
+    // other methods get; the gate above has already refused whom it refuses.
+    if (postOnly.has(request.params.token)) return reply.callNotFound();
     const asJson = request.params.token.endsWith('.json');
     const token = asJson ? request.params.token.slice(0, -'.json'.length) : request.params.token;
     const profile = await load(token);

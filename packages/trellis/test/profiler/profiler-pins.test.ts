@@ -160,6 +160,15 @@ describe('pins and purge', () => {
     assert.equal(res.headers.location, '/_profiler/search?limit=50');
   });
 
+  test('GET and HEAD of the purge form\'s URL are 405 with Allow: POST, not a "token not found" page', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await app.inject({ method, url: '/_profiler/purge' });
+      assert.equal(res.statusCode, 405, method);
+      assert.equal(res.headers.allow, 'POST', method);
+      if (method === 'GET') assert.equal(res.json().detail, 'No route found for "GET /_profiler/purge": Method Not Allowed (Allow: POST)');
+    }
+  });
+
   test('the gate: a client outside PROFILER_ALLOW gets the 404 of an unknown path, and nothing is purged', async () => {
     const token = await requestToken('/hello?gate=1');
     await app.profiler!.settled();
