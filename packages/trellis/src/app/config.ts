@@ -85,6 +85,8 @@ export interface TrellisConfig {
   readonly bodyLimit: number;
   /** How deep a JSON request body may nest (JSON_MAX_DEPTH); deeper is a 400. */
   readonly jsonMaxDepth: number;
+  /** How many members one object of a JSON request body may have (JSON_MAX_MEMBERS); more is a 400. */
+  readonly jsonMaxMembers: number;
   /** Longest a client may stay silent while sending a request, in ms; then its connection closes. */
   readonly requestTimeoutMs: number;
   readonly databaseUrl: string;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
     selfSignedHttps,
     bodyLimit: bytes(env, 'BODY_LIMIT', 1024 * 1024),
     jsonMaxDepth: int(env, 'JSON_MAX_DEPTH', 64, 1, 10_000),
+    jsonMaxMembers: int(env, 'JSON_MAX_MEMBERS', 1000, 1, 10_000_000),
     requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30) * 1000,
     databaseUrl,
     databaseWaitMs: duration(env, 'DATABASE_WAIT', 30) * 1000,

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { publish } from '../observe/channels.ts';
 import { HttpError } from './http-error.ts';
-import { DEFAULT_JSON_MAX_DEPTH, parseJsonBody } from './json-body-parser.ts';
+import { DEFAULT_JSON_MAX_DEPTH, DEFAULT_JSON_MAX_MEMBERS, parseJsonBody } from './json-body-parser.ts';
 import { readBody } from './read-body.ts';
 
 type Done = (error: Error | null, body?: unknown) => void;
@@ -18,12 +18,13 @@ export function bodyDeferred(request: FastifyRequest): boolean {
 
 const limitOf = (request: FastifyRequest) => request.server.trellis?.config.bodyLimit ?? 1024 * 1024;
 const depthOf = (request: FastifyRequest) => request.server.trellis?.config.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
+const membersOf = (request: FastifyRequest) => request.server.trellis?.config.jsonMaxMembers ?? DEFAULT_JSON_MAX_MEMBERS;
 
 /** Reads and parses a JSON body: the size limit, then the depth limit, then the syntax (400s and 413). */
 export async function readJsonBody(request: FastifyRequest, stream: Readable): Promise<unknown> {
   const text = await readBody(stream, limitOf(request), request.headers['content-length'], request.headers['content-encoding']);
   publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
-  return parseJsonBody(text, depthOf(request));
+  return parseJsonBody(text, depthOf(request), membersOf(request));
 }
 
 /** JSON and the JSON-based media types (JSON-LD, merge-patch, JSON:API, HAL). */

@@ -79,6 +79,11 @@ export const errorCodes = {
     className: 'BadRequestHttpException',
     message: (p) => `The JSON request body nests deeper than ${p.max} levels.`,
   },
+  json_too_many_members: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `The JSON request body has an object of more than ${p.max} members.`,
+  },
   truncated_json: {
     status: 400,
     className: 'BadRequestHttpException',

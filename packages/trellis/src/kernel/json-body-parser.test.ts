@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { nestsDeeperThan, parseJsonBody } from './json-body-parser.ts';
+import { jsonLimitBroken, nestsDeeperThan, parseJsonBody } from './json-body-parser.ts';
 
 test('valid JSON parses; prototype-poisoning keys are dropped', () => {
   assert.deepEqual(parseJsonBody('{"a":[1,2],"__proto__":{"x":1},"constructor":{"prototype":{}}}'), { a: [1, 2] });
@@ -68,4 +68,37 @@ test('the depth check skips string contents natively and agrees with a character
   assert.equal(nestsDeeperThan(long, 64), true);
   assert.equal(nestsDeeperThan(long, 66), false);
   assert.equal(nestsDeeperThan(long, 66), nestsDeeperThanSlowly(long, 66));
+});
+
+test('an object of more members than the limit is a 400 before anything parses it; arrays and strings do not count', () => {
+  const members = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+  assert.throws(() => parseJsonBody(members(1001)), { message: 'The JSON request body has an object of more than 1000 members.' });
+  assert.equal(Object.keys(parseJsonBody(members(1000)) as object).length, 1000);
+  assert.throws(() => parseJsonBody(`{"a":{"b":${members(4)}}}`, 64, 3), { message: 'The JSON request body has an object of more than 3 members.' });
+  // An array of many elements, and commas inside strings, are not members.
+  assert.equal((parseJsonBody(`[${'1,'.repeat(5000)}1]`) as unknown[]).length, 5001);
+  assert.deepEqual(parseJsonBody(`{"s":"${','.repeat(5000)}"}`), { s: ','.repeat(5000) });
+  // Members of an object nested in an array, after the array's own commas.
+  assert.throws(() => parseJsonBody(`[1,2,3,${members(4)}]`, 64, 3), { message: 'The JSON request body has an object of more than 3 members.' });
+  assert.doesNotThrow(() => parseJsonBody(`[1,2,3,4,5,{"a":1,"b":2}]`, 64, 3));
+});
+
+/** Members per object counted after a full parse: the reference for the scan. */
+function widestObject(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return Math.max(Array.isArray(value) ? 0 : Object.keys(value).length, ...children.map(widestObject));
+}
+
+test('the members check agrees with a parse on any JSON text', () => {
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 4 }), fc.integer({ min: 1, max: 6 }), (text, max) => {
+      const broken = jsonLimitBroken(text, 64, max);
+      // JSON.parse keeps one member per repeated key: the scan counts what was sent, never fewer.
+      const sent = widestObject(JSON.parse(text));
+      if (sent > max) assert.equal(broken, 'members', text);
+      if (broken === null) assert.ok(sent <= max, text);
+    }),
+    { numRuns: 3000 },
+  );
 });
