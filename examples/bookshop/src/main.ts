@@ -21,7 +21,7 @@ try {
 }
 
 try {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { queryTimeoutMs: config.databaseQueryTimeoutMs });
   // A database still starting (a container, a restart) is waited for, within DATABASE_WAIT.
   await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
   // First start: migrations and the seed (a few seconds); later starts find both done.

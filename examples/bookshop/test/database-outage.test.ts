@@ -77,6 +77,43 @@ describe('PostgreSQL outage', { skip: pg.skip }, () => {
   });
 });
 
+describe('PostgreSQL partitioned away (nothing closes, nothing answers)', { skip: pg.skip }, () => {
+  test('503 with Retry-After once DATABASE_QUERY_TIMEOUT passes, never a hang; the stuck connections are dropped; 200 when it heals', { timeout: 60_000 }, async () => {
+    const proxy = await tcpProxy(TEST_POSTGRES_URL, 5432);
+    const shop = await openTestSchema('bookshop_partition', proxy.url, { queryTimeoutMs: 1000, connectTimeoutMs: 1000 });
+    let app: Awaited<ReturnType<typeof createBookshop>> | null = null;
+    try {
+      app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database: shop.db, tls: null, seed: { passwordCost: 1024 } });
+      const shopApp = app;
+      const get = (url: string) => shopApp.inject({ url, headers: { accept: 'application/ld+json' } });
+      // Several pooled connections open and idle, then silent: a query on one gets no answer.
+      assert.deepEqual((await Promise.all([get('/books/1'), get('/books/2'), get('/authors/1')])).map((r) => r.statusCode), [200, 200, 200]);
+      proxy.stall();
+      for (let round = 0; round < 3; round++) {
+        const during = await Promise.all([get('/books/1'), get('/books/2'), get('/authors/1'), get('/reviews')]);
+        for (const r of during) {
+          assert.equal(r.statusCode, 503, r.body.slice(0, 200));
+          assert.equal(r.headers['retry-after'], '5');
+          assert.equal(r.json().detail, 'The database is unavailable; please try again shortly.');
+        }
+      }
+      assert.equal((await get('/')).statusCode, 200, 'what needs no database answers');
+      await proxy.restore();
+      let back = false;
+      for (let i = 0; i < 50 && !back; i++) {
+        back = (await get('/books/1')).statusCode === 200;
+        if (!back) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(back, 'service resumed without a restart');
+    } finally {
+      await app?.close();
+      await proxy.restore().catch(() => {});
+      await shop.close();
+      await proxy.close();
+    }
+  });
+});
+
 describe('PostgreSQL outage under load, as a process', { skip: pg.skip }, () => {
   test('cut mid-load: the process stays up, 503 with Retry-After during, 200 after, a few log lines', async () => {
     const { startBookshop, ENV } = await import('./bookshop-process.ts');

@@ -92,6 +92,8 @@ export interface TrellisConfig {
   readonly databaseUrl: string;
   /** How long startup waits for an unreachable database before exiting (DATABASE_WAIT, ms). */
   readonly databaseWaitMs: number;
+  /** PostgreSQL: longest a query may go unanswered before it fails (503) and its connection is dropped (DATABASE_QUERY_TIMEOUT). */
+  readonly databaseQueryTimeoutMs: number;
   readonly profiler: ProfilerConfig & { readonly enabled: boolean };
   readonly jwt: JwtConfig;
   readonly corsAllowOrigin: RegExp;
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
     requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30) * 1000,
     databaseUrl,
     databaseWaitMs: duration(env, 'DATABASE_WAIT', 30) * 1000,
+    databaseQueryTimeoutMs: duration(env, 'DATABASE_QUERY_TIMEOUT', 10) * 1000,
     profiler: {
       enabled: debug && bool(env, 'PROFILER', true),
       dsn: profilerDsn,

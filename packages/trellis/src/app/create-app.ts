@@ -98,7 +98,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   const name = options.name ?? 'Trellis API';
   const resources = options.resources ?? [];
   // Resources need a database: open one from DATABASE_URL unless the caller brings its own (and closes it).
-  const database = options.database ?? (resources.length > 0 ? openDatabase(config.databaseUrl) : null);
+  const database = options.database ?? (resources.length > 0 ? openDatabase(config.databaseUrl, { queryTimeoutMs: config.databaseQueryTimeoutMs }) : null);
   if (database !== null && options.database === undefined) app.addHook('onClose', () => (database as Database).destroy());
   if (database !== null) {
     // Idle connections the server dropped: reported once per interval, never a crash.

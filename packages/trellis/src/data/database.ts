@@ -16,6 +16,35 @@ export interface OpenDatabaseOptions {
   readonly schema?: string;
   /** PostgreSQL only: how long a request waits for a connection before a 503 (default 5 s). */
   readonly connectTimeoutMs?: number;
+  /**
+   * PostgreSQL only: how long a query may go without an answer before it fails, a 503, and its
+   * connection is discarded (DATABASE_QUERY_TIMEOUT, default 10 s).
+   */
+  readonly queryTimeoutMs?: number;
+}
+
+/** A client whose query got no answer in time: its connection is not reused (see `discardingStuck`). */
+const STUCK = Symbol('trellis.pgStuck');
+type PgClient = { query: (...args: any[]) => any; release: (destroy?: unknown) => void; [STUCK]?: true };
+type PgPool = { connect(): Promise<PgClient>; end(): Promise<void> };
+
+/**
+ * The pool as Kysely sees it, except that a client whose query timed out is destroyed when
+ * released, not pooled again. A network partition leaves established connections silent, not
+ * closed: without a read timeout a query on one waited for TCP to give up (over ten minutes here,
+ * its request and pool slot with it); with pg's `query_timeout` alone the timed-out query stays
+ * queued on its client, and every later query on that client waited behind it.
+ */
+function discardingStuck(pool: PgPool): PgPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      const release = client.release;
+      client.release = (destroy?: unknown) => release.call(client, destroy ?? (client[STUCK] ? true : undefined));
+      return client;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /** Who hears errors of idle pooled connections (see `onDatabaseError`). */
@@ -86,9 +115,10 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
       max: 10,
       // Without it a request waits for an unreachable server for ever; with it, a 503.
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      query_timeout: options.queryTimeoutMs ?? 10_000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: discardingStuck(pool as unknown as PgPool) as never }) });
     const listeners = new Set<(error: Error) => void>();
     errorListeners.set(db, listeners);
     // An idle client's error (the server restarted, the network dropped) is emitted on the pool;
@@ -100,7 +130,16 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // A checked-out client between two queries (Kysely holds one across a transaction, or from
     // acquire to query) emits its connection's error on itself, not on the pool: unheard, that
     // 'error' event ends the process. Its current or next query fails, and the pool discards it.
-    pool.on('connect', (client) => client.on('error', report));
+    pool.on('connect', (client) => {
+      client.on('error', report);
+      const query = (client as unknown as PgClient).query;
+      (client as unknown as PgClient).query = function (this: PgClient, ...args: unknown[]) {
+        const result = query.apply(this, args);
+        // pg's read timeout rejects the promise; marked, the client is destroyed on release.
+        if (result instanceof Promise) result.catch((error: unknown) => void (error instanceof Error && error.message === 'Query read timeout' && (this[STUCK] = true)));
+        return result;
+      };
+    });
     return db;
   }
   throw new Error(`Unsupported DATABASE_URL "${url}": expected sqlite:<file>, sqlite::memory: or postgres://…`);

@@ -7,7 +7,12 @@ export interface TcpProxy {
   readonly port: number;
   /** Drops every connection at once and refuses new ones: the service is gone, as seen by the app. */
   cut(): void;
-  /** Accepts connections again, on the same port. */
+  /**
+   * A network partition: bytes stop flowing both ways, connections stay open (no reset reaches
+   * either side) and new ones are accepted but get no answer.
+   */
+  stall(): void;
+  /** Accepts connections again, on the same port; after a stall, bytes flow again where they stopped. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -20,23 +25,37 @@ export interface TcpProxy {
 export async function tcpProxy(serviceUrl: string, defaultPort: number): Promise<TcpProxy> {
   const target = new URL(serviceUrl);
   const sockets = new Set<Socket>();
+  /** Each client and its upstream (null while stalled: connected when bytes flow again). */
+  const pairs = new Map<Socket, Socket | null>();
+  let stalled = false;
   let server: Server | null = null;
   let port = 0;
+  const join = (client: Socket) => {
+    const upstream = connect(Number(target.port || defaultPort), target.hostname || '127.0.0.1');
+    pairs.set(client, upstream);
+    sockets.add(upstream);
+    upstream.on('error', () => {});
+    upstream.on('close', () => {
+      sockets.delete(upstream);
+      // One side gone: the other goes too, as a dropped connection would.
+      client.destroy();
+    });
+    client.pipe(upstream).pipe(client);
+  };
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const s = createServer((client) => {
-        const upstream = connect(Number(target.port || defaultPort), target.hostname || '127.0.0.1');
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('error', () => {});
-          socket.on('close', () => {
-            sockets.delete(socket);
-            // One side gone: the other goes too, as a dropped connection would.
-            client.destroy();
-            upstream.destroy();
-          });
-        }
-        client.pipe(upstream).pipe(client);
+        sockets.add(client);
+        client.on('error', () => {});
+        client.on('close', () => {
+          sockets.delete(client);
+          pairs.get(client)?.destroy();
+          pairs.delete(client);
+        });
+        if (stalled) {
+          client.pause();
+          pairs.set(client, null);
+        } else join(client);
       });
       s.once('error', reject);
       s.listen(port, '127.0.0.1', () => {
@@ -58,7 +77,29 @@ export async function tcpProxy(serviceUrl: string, defaultPort: number): Promise
     url: proxied.href,
     port,
     cut: stop,
-    restore: listen,
+    stall() {
+      stalled = true;
+      for (const [client, upstream] of pairs) {
+        if (upstream === null) continue;
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    async restore() {
+      if (stalled) {
+        stalled = false;
+        for (const [client, upstream] of pairs) {
+          if (upstream === null) join(client);
+          else {
+            client.pipe(upstream);
+            upstream.pipe(client);
+          }
+        }
+      }
+      if (server === null) await listen();
+    },
     async close() {
       stop();
     },

@@ -23,7 +23,7 @@ export function serveCommand(program: Command, _out: Output): void {
       const project = findProject(process.cwd(), options.app);
       const config = cliConfig(loadEnv(project.root));
       const mod = await project.load();
-      const database = openDatabase(config.databaseUrl);
+      const database = openDatabase(config.databaseUrl, { queryTimeoutMs: config.databaseQueryTimeoutMs });
       await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
       if (options.migrate) await migrate(database, await projectMigrations(project, mod));
       if (mod.seed) await mod.seed(database);
