@@ -295,6 +295,12 @@ export const errorCodes = {
     className: 'PreconditionFailedHttpException',
     message: (p) => `The "If-Match" precondition failed: "${p.iri}" has changed since it was read.`,
   },
+  // RFC 9110 §13.1.2: a false If-None-Match refuses any method but GET and HEAD (those get a 304).
+  precondition_none_match_failed: {
+    status: 412,
+    className: 'PreconditionFailedHttpException',
+    message: (p) => `The "If-None-Match" precondition failed: "${p.iri}" has a current representation it names.`,
+  },
   // RFC 9110 §15.5.10: the write conflicts with the current state (e.g. still referenced).
   resource_conflict: {
     status: 409,

@@ -251,9 +251,16 @@ export class OperationPipeline {
       }
 
       if (op.write) {
-        // RFC 9110 §13.1.1: a stale If-Match is a lost update; refuse it before writing.
-        if (object !== null && !ifMatchPasses(request.headers['if-match'], () => this.#currentEtags(object!, ctx))) {
-          throw HttpError.of('precondition_failed', { iri: `${op.resource.path}/${object.id}` });
+        if (object !== null) {
+          let etags: string[] | null = null;
+          const current = () => (etags ??= this.#currentEtags(object!, ctx));
+          const iri = `${op.resource.path}/${object.id}`;
+          // RFC 9110 §13.2.2, in its order: a stale If-Match is a lost update (§13.1.1), and an
+          // If-None-Match that matches (`*`: the item exists) refuses any method but GET and HEAD
+          // (§13.1.2); both before writing.
+          if (!ifMatchPasses(request.headers['if-match'], current)) throw HttpError.of('precondition_failed', { iri });
+          const noneMatchHeader = request.headers['if-none-match'];
+          if (noneMatchHeader !== undefined && !current().every((etag) => noneMatch(noneMatchHeader, etag))) throw HttpError.of('precondition_none_match_failed', { iri });
         }
         const result = await op.processor.process(data ?? {}, op, { ...ctx, previousObject });
         if (op.method !== 'DELETE') data = result;
@@ -281,6 +288,10 @@ export class OperationPipeline {
       const etag = etagOf(body);
       reply.header('etag', etag);
       clock.next('done');
+      if (op.method === 'GET' && page === null && data !== null && request.headers['if-match'] !== undefined) {
+        // RFC 9110 §13.1.1: If-Match holds for every method; false on a read, 412 too.
+        if (!ifMatchPasses(request.headers['if-match'], () => [etag, ...this.#currentEtags(data as Item, ctx)])) throw HttpError.of('precondition_failed', { iri: `${op.resource.path}/${(data as Item).id}` });
+      }
       if (op.method === 'GET' && !noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       if (op.method === 'POST' && op.status === 201 && data) reply.header('location', `${op.resource.path}/${(data as Item).id}`);
       // A Buffer is sent as typed: Fastify adds `charset` to a JSON string's type, which JSON:API forbids.

@@ -333,6 +333,22 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
         assert.equal(fresh.json().summary, 'Wizards');
         const replay = await send('PUT', '/novels/4', put, 'application/ld+json', { 'if-match': etag });
         assert.equal(replay.statusCode, 412);
+
+        // RFC 9110 §13.1.2: an If-None-Match that matches refuses a write (412), `*` whenever the item exists.
+        const current = (await get('/novels/4')).headers.etag as string;
+        for (const [method, body, header] of [['PUT', { ...put, price: 1 }, '*'], ['PUT', { ...put, price: 1 }, `"x", ${current}`], ['DELETE', undefined, '*']] as const) {
+          const refused = await send(method, '/novels/4', body, 'application/ld+json', { 'if-none-match': header });
+          assert.equal(refused.statusCode, 412, `${method} If-None-Match: ${header}`);
+          assert.equal(refused.json().detail, 'The "If-None-Match" precondition failed: "/novels/4" has a current representation it names.');
+        }
+        assert.equal((await get('/novels/4')).json().price, 7.25, 'nothing was written');
+        const other = await send('PUT', '/novels/4', { ...put, price: 8 }, 'application/ld+json', { 'if-none-match': '"not-this-one"' });
+        assert.equal(other.statusCode, 200);
+        // §13.1.1: a false If-Match refuses a read as well; a true one serves it.
+        const read = await get('/novels/4', { 'if-match': '"stale"' });
+        assert.equal(read.statusCode, 412);
+        assert.equal(read.json().detail, 'The "If-Match" precondition failed: "/novels/4" has changed since it was read.');
+        assert.equal((await get('/novels/4', { 'if-match': other.headers.etag as string })).statusCode, 200);
       });
 
       test('PUT replaces: members left out become null', async () => {
