@@ -23,11 +23,23 @@ const program = new Command('trellis')
   .exitOverride();
 for (const register of [serveCommand, migrateCommands, makeMigrationCommand, userCreateCommand, openapiCommand, routesCommand, profilerCommands, profilerMcpCommand]) register(program, out);
 
+/** An error of the system (a file that is not there, a port in use): its own message is the line to show. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) process.exitCode = error.exitCode;
-  else if (error instanceof CliError) {
+  // Usage errors (an unknown command or option, a missing value) share the status of the CLI's
+  // own bad-value errors, 2; --help and --version end with 0.
+  if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : 2;
+  else if (isSystemError(error)) {
+    // ENOENT for an --output directory that does not exist, EADDRINUSE for a PORT taken: the
+    // operator's fix is in the message, not in a stack.
+    process.stderr.write(`${out.red('error')} ${error.message}\n`);
+    process.exitCode = 1;
+  } else if (error instanceof CliError) {
     process.stderr.write(`${out.red('error')} ${error.message}\n`);
     process.exitCode = error.exitCode;
   } else if (error instanceof DatabaseUnreachableError) {

@@ -127,10 +127,27 @@ describe('trellis make:migration and errors outside a project', () => {
     assert.deepEqual([run.code, run.stderr], [1, 'error No Trellis project here: add "trellis": { "app": "src/app.ts" } to package.json, or pass --app <module>.\n']);
   });
 
-  test('an unknown command is a usage error', async () => {
+  test('an unknown command or option, or a missing value, is a usage error: status 2, as a bad value is', async () => {
     const run = await trellis(['frobnicate'], BOOKSHOP);
-    assert.equal(run.code, 1);
+    assert.equal(run.code, 2);
     assert.match(run.stderr, /error: unknown command 'frobnicate'/);
+    const option = await trellis(['routes', '--bogus'], BOOKSHOP);
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /error: unknown option '--bogus'/);
+    const missing = await trellis(['profiler:list', '--url'], BOOKSHOP);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /error: option '--url <url>' argument missing/);
+    assert.equal((await trellis(['--version'], BOOKSHOP)).code, 0);
+  });
+
+  test('a file that cannot be written is one line and status 1, not a stack', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'trellis-out-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const target = join(dir, 'no such dir', 'openapi.json');
+    const run = await trellis(['openapi', '-o', target], BOOKSHOP);
+    assert.deepEqual([run.code, run.stderr], [1, `error ENOENT: no such file or directory, open '${target}'\n`]);
+    const directory = await trellis(['openapi', '-o', dir], BOOKSHOP);
+    assert.deepEqual([directory.code, directory.stderr], [1, `error EISDIR: illegal operation on a directory, open '${dir}'\n`]);
   });
 });
 

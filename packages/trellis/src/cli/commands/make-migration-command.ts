@@ -24,9 +24,12 @@ export function nextMigrationNumber(files: readonly string[]): string {
   return String(Math.max(0, ...numbers) + 1).padStart(3, '0');
 }
 
-/** A migration name as a file name: lower case words joined by dashes. */
+/** Characters of a migration's file name taken from its name: file systems refuse names past 255 bytes. */
+const MAX_SLUG = 80;
+
+/** A migration name as a file name: lower case words joined by dashes, at most MAX_SLUG characters. */
 export function migrationSlug(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, MAX_SLUG).replace(/-+$/, '');
 }
 
 export function makeMigrationCommand(program: Command, out: Output): void {
