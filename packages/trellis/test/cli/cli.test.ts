@@ -91,9 +91,14 @@ describe('trellis migrate, migrate:status, user:create on a fresh database', () 
     assert.equal(created.stdout, 'Created ops@example.test with ROLE_USER, ROLE_ADMIN.\n');
     const twice = await trellis(['user:create', '--email', 'ops@example.test'], BOOKSHOP, { ...env, TRELLIS_PASSWORD: 'a long password' });
     assert.deepEqual([twice.code, twice.stderr], [1, 'error A user ops@example.test exists already.\n']);
+    const otherCase = await trellis(['user:create', '--email', 'OPS@Example.TEST'], BOOKSHOP, { ...env, TRELLIS_PASSWORD: 'a long password' });
+    assert.deepEqual([otherCase.code, otherCase.stderr], [1, 'error A user ops@example.test exists already (the same address in other letter case).\n']);
+    // Spaces around the address are not part of it: stored with them, it could never sign in.
+    const spaced = await trellis(['user:create', '--email', ' spaced@example.test '], BOOKSHOP, { ...env, TRELLIS_PASSWORD: 'a long password' });
+    assert.equal(spaced.stdout, 'Created spaced@example.test with ROLE_USER.\n');
   });
 
-  test('user:create refuses a short password, a bad role and no password, with status 2', async () => {
+  test('user:create refuses a short password, a bad role, no password and what is no e-mail address, with status 2', async () => {
     for (const [args, message] of [
       [['--password', 'short'], 'The password must be at least 8 characters long.'],
       [['--password', 'long enough', '--role', 'admin'], '"admin" is not a role: roles look like ROLE_ADMIN.'],
@@ -101,6 +106,10 @@ describe('trellis migrate, migrate:status, user:create on a fresh database', () 
     ] as const) {
       const run = await trellis(['user:create', '--email', 'x@example.test', ...args], BOOKSHOP, env);
       assert.deepEqual([run.code, run.stderr], [2, `error ${message}\n`]);
+    }
+    for (const email of ['not an email', 'a@b', '@example.test', 'a@@example.test', 'a@example..test']) {
+      const run = await trellis(['user:create', '--email', email, '--password', 'long enough'], BOOKSHOP, env);
+      assert.deepEqual([run.code, run.stderr], [2, `error "${email}" is not an e-mail address.\n`]);
     }
   });
 });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { sql } from 'kysely';
 import { openDatabase } from '../../data/database.ts';
 import { hashPassword } from '../../security/password.ts';
 import { cliConfig, loadEnv } from '../cli-config.ts';
@@ -7,6 +8,8 @@ import { findProject } from '../project.ts';
 import type { Output } from '../output.ts';
 
 const ROLE = /^ROLE_[A-Z0-9_]+$/;
+/** One @ between a local part and a domain with a dot, nothing blank: what a sign-in address looks like. */
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 /**
  * `trellis user:create --email … [--role ROLE_ADMIN]`: a row in the `users` table the firewall
@@ -21,6 +24,9 @@ export function userCreateCommand(program: Command, out: Output): void {
     .option('--role <role...>', 'roles besides ROLE_USER, e.g. ROLE_ADMIN', [])
     .option('--app <module>', 'the app module')
     .action(async (options: { email: string; password?: string; role: string[]; app?: string }) => {
+      // Signing in compares the address exactly: stored with a stray space, it could never be typed.
+      const email = options.email.trim();
+      if (!EMAIL.test(email) || email.length > 254) throw new CliError('email_invalid', `"${email.slice(0, 80)}" is not an e-mail address.`, 2);
       const password = options.password ?? process.env.TRELLIS_PASSWORD;
       if (!password) throw new CliError('password_missing', 'Give the password with --password or TRELLIS_PASSWORD.', 2);
       if (password.length < 8) throw new CliError('password_short', 'The password must be at least 8 characters long.', 2);
@@ -31,10 +37,11 @@ export function userCreateCommand(program: Command, out: Output): void {
       const db = openDatabase(config.databaseUrl);
       try {
         const roles = [...new Set(['ROLE_USER', ...options.role])];
-        const taken = await db.selectFrom('users').select('id').where('email', '=', options.email).executeTakeFirst();
-        if (taken) throw new CliError('user_exists', `A user ${options.email} exists already.`);
-        await db.insertInto('users').values({ email: options.email, password_hash: await hashPassword(password), roles: JSON.stringify(roles) }).execute();
-        out.line(`Created ${options.email} with ${roles.join(', ')}.`);
+        // The same address in other letter case is the same mailbox to its owner: refused too.
+        const taken = (await db.selectFrom('users').select('email').where(sql<boolean>`lower(email) = ${email.toLowerCase()}`).executeTakeFirst()) as { email: string } | undefined;
+        if (taken) throw new CliError('user_exists', taken.email === email ? `A user ${email} exists already.` : `A user ${taken.email} exists already (the same address in other letter case).`);
+        await db.insertInto('users').values({ email, password_hash: await hashPassword(password), roles: JSON.stringify(roles) }).execute();
+        out.line(`Created ${email} with ${roles.join(', ')}.`);
       } catch (error) {
         if (error instanceof CliError) throw error;
         throw new CliError('user_create_failed', `Could not create the user: ${(error as Error).message} (has "trellis migrate" run?)`);
