@@ -278,7 +278,10 @@ export class OperationPipeline {
         let search = knownQuery(op.resource, query === request.query ? searchOf(request.url) : searchFrom(query));
         // JSON:API: the sparse fieldsets hold on every page the links lead to.
         if (fields) search = [search, fieldsetSearch(fields, (type) => this.#registry.get(type) ?? this.#registry.resources.find((r) => r.path === `/${type}`))].filter((s) => s !== '').join('&');
-        const links = ctx.pagination.enabled ? pageLinks(op.resource.path, search, ctx.pagination, page.totalItems, page.items.length) : null;
+        // The pages of a collection asked for by extension (`/books.json?page=2`) keep it: a client
+        // following `next` stays in the format it chose (API Platform's views do the same).
+        const pagesPath = extension === null ? op.resource.path : `${op.resource.path}.${extension}`;
+        const links = ctx.pagination.enabled ? pageLinks(pagesPath, search, ctx.pagination, page.totalItems, page.items.length) : null;
         const value: Representation = { kind: 'collection', items: page.items, totalItems: page.totalItems, links, itemsPerPage: ctx.pagination.itemsPerPage };
         body = format.encode(value, { resource: op.resource, embedded, ...(fields ? { fields } : {}) });
         if (links !== null && format.name === 'json') reply.header('link', `${apiDocumentationLink(request)}, ${paginationLinks(request, links)}`);

@@ -110,13 +110,20 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
       assert.equal(none.json().detail, 'Invalid value "0" for the query parameter "itemsPerPage": expected a number from 1 to 999999999.');
     });
 
-    test('plain JSON collections carry RFC 8288 pagination links', async () => {
+    test('plain JSON collections carry RFC 8288 pagination links, in the format the extension chose', async () => {
       const res = await get('/novels.json?page=2');
       assert.deepEqual(res.json().map((n: { id: number }) => n.id), [4, 5]);
       assert.equal(
         res.headers.link,
-        `${DOC_LINK}, <http://localhost:80/novels?page=1>; rel="first", <http://localhost:80/novels?page=2>; rel="last", <http://localhost:80/novels?page=1>; rel="prev"`,
+        `${DOC_LINK}, <http://localhost:80/novels.json?page=1>; rel="first", <http://localhost:80/novels.json?page=2>; rel="last", <http://localhost:80/novels.json?page=1>; rel="prev"`,
       );
+      // Following them stays in that format; without an extension the links have none.
+      const next = await app.inject({ url: '/novels.json?page=1' });
+      assert.match(String(next.headers['content-type']), /^application\/json/);
+      assert.match(String(next.headers.link), /<http:\/\/localhost:80\/novels\.json\?page=2>; rel="next"/);
+      const ld = (await get('/novels.jsonld?itemsPerPage=2')).json();
+      assert.deepEqual([ld.view['@id'], ld.view.next], ['/novels.jsonld?itemsPerPage=2&page=1', '/novels.jsonld?itemsPerPage=2&page=2']);
+      assert.equal((await get('/novels?itemsPerPage=2')).json().view.next, '/novels?itemsPerPage=2&page=2');
     });
 
     test('partial pagination skips COUNT: one query per page, no last page', async () => {
