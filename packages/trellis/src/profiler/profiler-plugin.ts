@@ -82,7 +82,8 @@ export const profilerPlugin = fp(
     // The app's own node:sqlite queries (outside Kysely) reach the Database panel too; before the
     // store opens, so the profiler's own statements are known as such.
     observeSqlite();
-    const storage = opts.storage ?? (await openProfileStorage(settings.dsn, settings));
+    // Pages wait at most 2 s for queued profiles (settled-within.ts) and 1 s for each read.
+    const storage = opts.storage ?? (await openProfileStorage(settings.dsn, settings, { commandTimeoutMs: 1000 }));
     const issuer = new TokenIssuer(settings.maxProfiles);
     try {
       issuer.seed(await storage.tokens(settings.maxProfiles));

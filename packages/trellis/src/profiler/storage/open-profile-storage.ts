@@ -8,6 +8,12 @@ export interface OpenOptions {
    * (the profiler thread, which is one already).
    */
   readonly writer?: 'thread' | 'inline';
+  /**
+   * Redis: how long a command may wait for its answer, reconnections included, before it fails.
+   * The profiler's pages read with a bound, so a Redis that went away answers them 503 promptly:
+   * ioredis otherwise retries each read through its reconnection backoff (2.4 to 5.9 s a page).
+   */
+  readonly commandTimeoutMs?: number;
 }
 
 /**
@@ -36,7 +42,7 @@ export async function openProfileStorage(dsn: string, retention: RetentionOption
   if (/^rediss?:\/\//.test(dsn)) {
     const { url, prefix } = redisDsn(dsn);
     const [{ Redis }, { RedisProfileStorage }] = await Promise.all([import('ioredis'), import('./redis-profile-storage.ts')]);
-    const client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    const client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}) });
     // A store error is logged by the writer and never fails a request; keep ioredis from printing too.
     client.on('error', () => {});
     return new RedisProfileStorage(client, { ...retention, ownsClient: true, ...(prefix !== undefined ? { prefix } : {}) });
