@@ -83,10 +83,13 @@ describe('web debug toolbar', () => {
     for (const dest of ['document', 'iframe']) assert.match((await app.inject({ url: '/page', headers: { 'sec-fetch-dest': dest } })).body, TOOLBAR, dest);
   });
 
-  test('HEAD has no body to put it in, and its headers are those of GET without the toolbar', async () => {
-    const res = await app.inject({ method: 'HEAD', url: '/page' });
-    assert.equal(res.body, '');
-    assert.equal(res.headers['content-security-policy'], STRICT);
+  test('HEAD sends the headers GET sends, Content-Length and the CSP with a nonce included (RFC 9110 §8.6, §9.3.2)', async () => {
+    const head = await app.inject({ method: 'HEAD', url: '/page' });
+    const get = await app.inject({ url: '/page' });
+    assert.equal(head.body, '');
+    assert.equal(head.headers['content-length'], get.headers['content-length']);
+    assert.equal(Number(head.headers['content-length']), Buffer.byteLength(get.body));
+    assert.match(String(head.headers['content-security-policy']), /^default-src 'none'; style-src 'self' 'nonce-[\w-]+'; script-src 'nonce-[\w-]+'; connect-src 'self'$/);
   });
 
   test('a client the profiler gate refuses never sees the toolbar, and an allowed one (PROFILER_ALLOW) does', async () => {

@@ -9,7 +9,9 @@ import { TOOLBAR_SCRIPT_PATH } from './toolbar-assets.ts';
  */
 export function toolbarRefusal(request: FastifyRequest, reply: FastifyReply, payload: unknown): string | null {
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return 'streamed body';
-  if (request.method !== 'GET' && request.method !== 'POST') return 'method';
+  // HEAD as GET (RFC 9110 §9.3.2): its Content-Length must be the one GET sends (§8.6), and it
+  // is, since the toolbar is put in the body HEAD does not send.
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') return 'method';
   // RFC 9110 §15.4: a redirect's body is not what the browser shows.
   if (reply.statusCode >= 300 && reply.statusCode < 400) return 'redirect';
   const type = String(reply.getHeader('content-type') ?? '');
