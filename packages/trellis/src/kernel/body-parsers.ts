@@ -20,8 +20,17 @@ const limitOf = (request: FastifyRequest) => request.server.trellis?.config.body
 const depthOf = (request: FastifyRequest) => request.server.trellis?.config.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
 const membersOf = (request: FastifyRequest) => request.server.trellis?.config.jsonMaxMembers ?? DEFAULT_JSON_MAX_MEMBERS;
 
-/** Reads and parses a JSON body: the size limit, then the depth limit, then the syntax (400s and 413). */
+/** The `charset` parameter of a Content-Type (RFC 9110 §8.3.2), lower-cased and unquoted, or null. */
+function charsetOf(contentType: string | undefined): string | null {
+  const m = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '');
+  return m ? m[2]!.toLowerCase() : null;
+}
+
+/** Reads and parses a JSON body: its charset, the size limit, then the depth limit, then the syntax (415, 400s and 413). */
 export async function readJsonBody(request: FastifyRequest, stream: Readable): Promise<unknown> {
+  const charset = charsetOf(request.headers['content-type']);
+  // Read as UTF-8 whatever is declared, a UTF-16 or Latin-1 body would be misread or a puzzling 400.
+  if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') throw HttpError.of('unsupported_charset', { charset: charset.slice(0, 40) });
   const text = await readBody(stream, limitOf(request), request.headers['content-length'], request.headers['content-encoding']);
   publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
   return parseJsonBody(text, depthOf(request), membersOf(request));

@@ -113,4 +113,22 @@ describe('lifecycle order: nothing about the body is looked at before routing an
     assert.equal((await coded('POST', '/books', 'alice', 'application/ld+json', 'gzip')).statusCode, 403);
     assert.equal((await coded('POST', '/books', 'admin', 'application/ld+json', 'identity')).statusCode, 422);
   });
+
+  test('a JSON body declared in a charset other than UTF-8 is refused unread (415, RFC 8259 §8.1), after access control', async () => {
+    const typed = (method: string, url: string, user: string, type: string) =>
+      app.inject({ method: method as 'POST', url, headers: { 'content-type': type, accept: 'application/ld+json', ...(tokens.has(user) ? { authorization: tokens.get(user)! } : {}) }, payload: '{}' });
+    for (const [method, url, user, type, charset] of [
+      ['POST', '/books', 'admin', 'application/ld+json; charset=utf-16', 'utf-16'],
+      ['PATCH', '/books/1', 'admin', 'application/merge-patch+json;charset="ISO-8859-1"', 'iso-8859-1'],
+      ['POST', '/auth', 'anonymous', 'application/json; charset=latin1', 'latin1'],
+    ] as const) {
+      const r = await typed(method, url, user, type);
+      assert.equal(r.statusCode, 415, `${method} ${url}: ${r.body}`);
+      assert.equal(r.json().detail, `The charset "${charset}" is not supported: send JSON as UTF-8 (RFC 8259 §8.1).`);
+    }
+    // UTF-8 in any spelling is JSON's own; access control still comes first.
+    assert.equal((await typed('POST', '/books', 'admin', 'application/ld+json; charset=UTF-8')).statusCode, 422);
+    assert.equal((await typed('POST', '/books', 'admin', 'application/ld+json; charset=utf8')).statusCode, 422);
+    assert.equal((await typed('POST', '/books', 'anonymous', 'application/ld+json; charset=utf-16')).statusCode, 401);
+  });
 });
