@@ -202,6 +202,7 @@ describe('trellis profiler commands', () => {
       [['--limit', '1000'], 'Invalid profiler search parameter "limit": expected a whole number from 1 to 100.'],
       [['--status', '999'], 'Invalid profiler search parameter "status_code": expected a status code from 100 to 599.'],
       [['--method', 'GET /x'], 'Invalid profiler search parameter "method": expected an HTTP method name.'],
+      [['--ip', 'not-ip'], 'Invalid profiler search parameter "ip": expected an IP address such as 127.0.0.1 or ::1.'],
     ];
     for (const [args, message] of cases) {
       const r = await trellis(['profiler:list', ...args], env);

@@ -109,6 +109,8 @@ describe('profiler routes', () => {
       ['limit=1000', 'Invalid profiler search parameter "limit": expected a whole number from 1 to 100.'],
       ['method=G%20T', 'Invalid profiler search parameter "method": expected an HTTP method name.'],
       ['start=yesterday', 'Invalid profiler search parameter "start": expected a date such as 2026-11-22T08:05 or 22-Nov-2026 08:05:09.'],
+      ['ip=not-ip', 'Invalid profiler search parameter "ip": expected an IP address such as 127.0.0.1 or ::1.'],
+      ['ip=127.0.0.0%2F8', 'Invalid profiler search parameter "ip": expected an IP address such as 127.0.0.1 or ::1.'],
     ];
     for (const [qs, message] of cases) {
       for (const path of ['/_profiler/search', '/_profiler/search.json']) {

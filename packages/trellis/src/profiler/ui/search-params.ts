@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { HttpError } from '../../kernel/http-error.ts';
 import type { ProfileQuery } from '../profile.ts';
 import { parseTime } from './format-time.ts';
@@ -48,7 +49,11 @@ export function toProfileQuery(p: SearchParams): ProfileQuery {
     if (!/^\d{1,3}$/.test(p.limit) || Number(p.limit) < 1 || Number(p.limit) > 100) throw invalid('limit', 'expected a whole number from 1 to 100');
     query.limit = Number(p.limit);
   }
-  if (p.ip !== '') query.ip = p.ip;
+  if (p.ip !== '') {
+    // Profiles are found by the exact address: anything else would silently match nothing.
+    if (isIP(p.ip) === 0) throw invalid('ip', 'expected an IP address such as 127.0.0.1 or ::1');
+    query.ip = p.ip;
+  }
   if (p.method !== '') {
     if (!/^[A-Za-z]{1,20}$/.test(p.method)) throw invalid('method', 'expected an HTTP method name');
     query.method = p.method.toUpperCase();
