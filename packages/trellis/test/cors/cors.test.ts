@@ -79,6 +79,17 @@ test('a disallowed origin gets no CORS headers at all, on preflights and actual 
   }
 });
 
+test('a preflight for a method no cross-origin request may use is refused as a disallowed origin\'s is', async () => {
+  for (const method of ['FOO BAR', 'patch', 'TRACE', 'CONNECT', '']) {
+    const pre = await app.inject({ method: 'OPTIONS', url: '/books', headers: { origin: 'http://localhost:3000', 'access-control-request-method': method } });
+    assert.deepEqual(corsHeaders(pre.headers), [], JSON.stringify(method));
+    assert.equal(pre.statusCode, 405, JSON.stringify(method));
+  }
+  const ok = await app.inject({ method: 'OPTIONS', url: '/books', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'PATCH' } });
+  assert.equal(ok.statusCode, 204);
+  assert.equal(ok.headers['access-control-allow-origin'], 'http://localhost:3000');
+});
+
 test('an actual request from an allowed origin gets the echoed origin, Vary: Origin and the exposed headers', async () => {
   const r = await app.inject({ url: '/books', headers: { origin: 'http://localhost:3000' } });
   assert.equal(r.statusCode, 200);
