@@ -47,6 +47,16 @@ function discardingStuck(pool: PgPool): PgPool {
   };
 }
 
+/** Marks a new connection's client when one of its queries times out (pg's read timeout), once per connection. */
+function markStuckOnTimeout(client: PgClient): void {
+  const query = client.query;
+  client.query = function (this: PgClient, ...args: unknown[]) {
+    const result = query.apply(this, args);
+    if (result instanceof Promise) result.catch((error: unknown) => void (error instanceof Error && error.message === 'Query read timeout' && (this[STUCK] = true)));
+    return result;
+  };
+}
+
 /** Who hears errors of idle pooled connections (see `onDatabaseError`). */
 const errorListeners = new WeakMap<Database, Set<(error: Error) => void>>();
 
@@ -132,13 +142,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // 'error' event ends the process. Its current or next query fails, and the pool discards it.
     pool.on('connect', (client) => {
       client.on('error', report);
-      const query = (client as unknown as PgClient).query;
-      (client as unknown as PgClient).query = function (this: PgClient, ...args: unknown[]) {
-        const result = query.apply(this, args);
-        // pg's read timeout rejects the promise; marked, the client is destroyed on release.
-        if (result instanceof Promise) result.catch((error: unknown) => void (error instanceof Error && error.message === 'Query read timeout' && (this[STUCK] = true)));
-        return result;
-      };
+      markStuckOnTimeout(client as unknown as PgClient);
     });
     return db;
   }

@@ -72,11 +72,6 @@ export function jsonLimitBroken(text: string, maxDepth: number, maxMembers = Num
   return null;
 }
 
-/** Whether a JSON text nests arrays and objects deeper than `max` (jsonLimitBroken). */
-export function nestsDeeperThan(text: string, max: number): boolean {
-  return jsonLimitBroken(text, max) === 'depth';
-}
-
 /** Characters of a string read one by one before the rest is skipped to its next quote. */
 const STRETCH = 16;
 
