@@ -39,7 +39,7 @@ function optionsFor(request: FastifyRequest, allow: RegExp, OPTIONS: readonly Fa
   const asked = request.headers['access-control-request-method'];
   const preflight = asked !== undefined;
   // A preflight for a method no cross-origin request may use ("FOO BAR", TRACE, or a lower-case
-  // "patch", which fetch does not upper-case and this server answers 501) is refused as one from
+  // "patch", which fetch does not upper-case and this server refuses with a 400) is refused as one from
   // a disallowed origin is: no Access-Control-* header, routed like any OPTIONS (Fetch §3.2.2).
   const allowed = typeof origin === 'string' && allow.test(origin) && (!preflight || (CORS_METHODS as readonly string[]).includes(String(asked)));
   return OPTIONS[(allowed ? 2 : 0) + (preflight ? 1 : 0)]!;

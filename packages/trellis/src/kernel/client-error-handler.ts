@@ -26,7 +26,7 @@ export function clientErrorAnswer(error: ClientError): HttpError | null {
       return HttpError.of(targetOverflows(error.rawPacket) ? 'request_target_too_long' : 'request_headers_too_large', { limit: maxHeaderSize });
     case 'HPE_INVALID_METHOD': {
       const method = firstToken(error.rawPacket);
-      return method === null ? HttpError.of('malformed_request') : HttpError.of('method_not_implemented', { method });
+      return method === null ? HttpError.of('malformed_request') : HttpError.of('unknown_method', { method });
     }
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':

@@ -69,7 +69,7 @@ test('the JSON:API write conflicts, to the letter', () => {
 test('the answers to bytes the HTTP parser refused, to the letter', () => {
   assert.equal(HttpError.of('request_timeout').message, 'The request was not received in time.');
   assert.equal(HttpError.of('request_timeout').status, 408);
-  assert.equal(HttpError.of('method_not_implemented', { method: 'get' }).status, 501);
+  assert.equal(HttpError.of('unknown_method', { method: 'get' }).status, 400);
   assert.equal(HttpError.of('request_target_too_long', { limit: 16384 }).message, 'The request target is longer than the 16384 bytes the server reads.');
   assert.equal(HttpError.of('request_headers_too_large', { limit: 16384 }).status, 431);
 });

@@ -333,11 +333,13 @@ export const errorCodes = {
     className: 'BadRequestHttpException',
     message: () => 'The chunked request body is malformed (RFC 9112 §7.1).',
   },
-  // RFC 9110 §9.1: methods are case-sensitive tokens; one the server does not know is a 501.
-  method_not_implemented: {
-    status: 501,
-    className: 'HttpException',
-    message: (p) => `The method "${p.method}" is not implemented (methods are case-sensitive: GET, not get).`,
+  // RFC 9110 §9.1: methods are case-sensitive tokens. §15.6.2 suggests 501 for one the server
+  // does not know, but the method is the client's mistake and a 5xx counts against the server in
+  // every dashboard (scanners send them by the thousand): bad input is a 4xx here, always.
+  unknown_method: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `The method "${p.method}" is not one this server knows (methods are case-sensitive: GET, not get).`,
   },
   // RFC 9110 §15.5.15: the request-target is longer than the server reads.
   request_target_too_long: {

@@ -1,7 +1,7 @@
 /**
  * What Node's HTTP parser refuses before a request exists is answered like every other error:
  * problem+json with the error table's code and exact message, the security headers, and the
- * status the RFCs name (501 for an unknown method, 414 for a long target, 431 for large headers),
+ * status the RFCs name (400 for an unknown method: bad input is never a 5xx here; 414 for a long target, 431 for large headers),
  * where Fastify's default said `{"error":"Bad Request","message":"Client Error"}`.
  */
 import { describe, test, before, after } from 'node:test';
@@ -46,8 +46,8 @@ for (const mode of ['production', 'debug'] as const) {
     after(() => app.close());
 
     const cases: [string, string | Buffer, number, string, string][] = [
-      ['a lower-case method', 'get /hello HTTP/1.1\r\nHost: a.test\r\n\r\n', 501, 'method_not_implemented', 'The method "get" is not implemented (methods are case-sensitive: GET, not get).'],
-      ['an unknown method', 'X-PROBE /hello HTTP/1.1\r\nHost: a.test\r\n\r\n', 501, 'method_not_implemented', 'The method "X-PROBE" is not implemented (methods are case-sensitive: GET, not get).'],
+      ['a lower-case method', 'get /hello HTTP/1.1\r\nHost: a.test\r\n\r\n', 400, 'unknown_method', 'The method "get" is not one this server knows (methods are case-sensitive: GET, not get).'],
+      ['an unknown method', 'X-PROBE /hello HTTP/1.1\r\nHost: a.test\r\n\r\n', 400, 'unknown_method', 'The method "X-PROBE" is not one this server knows (methods are case-sensitive: GET, not get).'],
       ['a target longer than the header limit', `GET /hello?q=${'a'.repeat(maxHeaderSize + 100)} HTTP/1.1\r\nHost: a.test\r\n\r\n`, 414, 'request_target_too_long', `The request target is longer than the ${maxHeaderSize} bytes the server reads.`],
       ['header fields over the limit', `GET /hello HTTP/1.1\r\nHost: a.test\r\nX-Big: ${'b'.repeat(maxHeaderSize + 100)}\r\n\r\n`, 431, 'request_headers_too_large', `The request header fields are larger than the ${maxHeaderSize} bytes the server reads.`],
       ['a Content-Length that is no number', 'POST /hello HTTP/1.1\r\nHost: a.test\r\nContent-Length: abc\r\n\r\n', 400, 'invalid_content_length', 'The Content-Length header is not a valid length (RFC 9110 §8.6).'],
