@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { clientErrorHandler } from '../kernel/client-error-handler.ts';
+import { answerProtocolRefusals } from '../kernel/protocol-refusals.ts';
 import { rerouteMalformedUrl } from '../kernel/malformed-url.ts';
 import type { ServerOptions } from 'node:http';
 import type { Logger } from 'pino';
@@ -71,6 +72,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
       headersTimeout: config.requestTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: checkEveryMs,
+      // A request without Host reaches the guard, which answers it in problem+json (missing_host);
+      // Node's own check answered a bare 400 with no body.
+      requireHostHeader: false,
     },
     return503OnClosing: true,
     exposeHeadRoutes: true,
@@ -94,6 +98,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
       ? Fastify({ ...(serverOptions as object), http2: true, https: { allowHTTP1: true, cert: tls.cert, key: tls.key } })
       : Fastify(serverOptions as FastifyServerOptions)
   ) as unknown as FastifyInstance;
+
+  answerProtocolRefusals(app.server as unknown as Parameters<typeof answerProtocolRefusals>[0]);
 
   const name = options.name ?? 'Trellis API';
   const resources = options.resources ?? [];

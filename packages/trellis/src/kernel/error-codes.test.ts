@@ -73,3 +73,14 @@ test('the answers to bytes the HTTP parser refused, to the letter', () => {
   assert.equal(HttpError.of('request_target_too_long', { limit: 16384 }).message, 'The request target is longer than the 16384 bytes the server reads.');
   assert.equal(HttpError.of('request_headers_too_large', { limit: 16384 }).status, 431);
 });
+
+test('the protocol refusals Node used to answer with an empty body, to the letter', () => {
+  assert.equal(HttpError.of('missing_host').message, 'The request has no Host header; an HTTP/1.1 request must name its host (RFC 9112 §3.2).');
+  assert.equal(HttpError.of('missing_host').status, 400);
+  assert.equal(HttpError.of('expectation_failed', { expect: 'garbage' }).message, 'The expectation "garbage" cannot be met: this server knows only "100-continue" (RFC 9110 §10.1.1).');
+  assert.equal(HttpError.of('expectation_failed', { expect: 'garbage' }).status, 417);
+  assert.equal(HttpError.of('connect_not_supported').message, 'CONNECT is not supported: this server is not a proxy (RFC 9110 §9.3.6).');
+  assert.equal(HttpError.of('connect_not_supported').status, 400);
+  assert.equal(HttpError.of('invalid_request_target', { target: '*books' }).message, 'The request target "*books" is neither a path nor an absolute URI; "*" is for OPTIONS alone (RFC 9112 §3.2).');
+  assert.equal(HttpError.of('invalid_request_target', { target: '*books' }).status, 400);
+});

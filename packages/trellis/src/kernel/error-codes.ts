@@ -5,6 +5,7 @@
  * here rather than formatting messages at the throw site.
  */
 import { profilerErrorCodes } from './profiler-error-codes.ts';
+import { protocolErrorCodes } from './protocol-error-codes.ts';
 
 type Params = Record<string, string | number | undefined>;
 
@@ -317,48 +318,8 @@ export const errorCodes = {
   },
   // The profiler's pages, CLI and MCP server (profiler-error-codes.ts).
   ...profilerErrorCodes,
-  // Bytes Node's HTTP parser refused before any request existed (client-error-handler.ts).
-  malformed_request: {
-    status: 400,
-    className: 'BadRequestHttpException',
-    message: () => 'The request is not valid HTTP/1.1 (RFC 9112).',
-  },
-  invalid_content_length: {
-    status: 400,
-    className: 'BadRequestHttpException',
-    message: () => 'The Content-Length header is not a valid length (RFC 9110 §8.6).',
-  },
-  malformed_chunked_body: {
-    status: 400,
-    className: 'BadRequestHttpException',
-    message: () => 'The chunked request body is malformed (RFC 9112 §7.1).',
-  },
-  // RFC 9110 §9.1: methods are case-sensitive tokens. §15.6.2 suggests 501 for one the server
-  // does not know, but the method is the client's mistake and a 5xx counts against the server in
-  // every dashboard (scanners send them by the thousand): bad input is a 4xx here, always.
-  unknown_method: {
-    status: 400,
-    className: 'BadRequestHttpException',
-    message: (p) => `The method "${p.method}" is not one this server knows (methods are case-sensitive: GET, not get).`,
-  },
-  // RFC 9110 §15.5.15: the request-target is longer than the server reads.
-  request_target_too_long: {
-    status: 414,
-    className: 'HttpException',
-    message: (p) => `The request target is longer than the ${p.limit} bytes the server reads.`,
-  },
-  // RFC 6585 §5.
-  request_headers_too_large: {
-    status: 431,
-    className: 'HttpException',
-    message: (p) => `The request header fields are larger than the ${p.limit} bytes the server reads.`,
-  },
-  // RFC 9110 §15.5.9: REQUEST_TIMEOUT passed before the request was whole.
-  request_timeout: {
-    status: 408,
-    className: 'HttpException',
-    message: () => 'The request was not received in time.',
-  },
+  // What Node's HTTP server refuses before a route exists (protocol-error-codes.ts).
+  ...protocolErrorCodes,
   bad_request: {
     status: 400,
     className: 'BadRequestHttpException',

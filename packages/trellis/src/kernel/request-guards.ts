@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.ts';
 import { ForwardedAddressError, forwardedFor, xForwardedFor } from '../http/forwarded.ts';
 import { toIpv4Form } from '../http/ip-matcher.ts';
-import { requestHost, validatedOrigin } from './request-origin.ts';
+import { absoluteFormHost, requestHost, validatedOrigin } from './request-origin.ts';
 
 export interface GuardOptions {
   readonly trustedHosts: readonly RegExp[];
@@ -70,10 +70,19 @@ function resolveClientIp(request: FastifyRequest, options: GuardOptions): string
  * Throws 400 HttpErrors (request exceptions), before routing.
  */
 export function guardRequest(request: FastifyRequest, options: GuardOptions): string {
+  const target = request.raw.url ?? '';
+  // RFC 9112 §3.2: origin-form ("/books"), absolute-form ("http://a.test/books"), or "*" for a
+  // server-wide OPTIONS. Node passes any other token through, and the router read "*books" as "/".
+  if (!target.startsWith('/') && !(target === '*' && request.method === 'OPTIONS') && absoluteFormHost(target) === undefined) {
+    throw HttpError.of('invalid_request_target', { target: target.length > 64 ? `${target.slice(0, 63)}…` : target });
+  }
   // RFC 9112 §3.2: a request with more than one Host field is a 400. Node keeps the first and
   // drops the rest, so they are counted in the raw list (HTTP/2 has :authority, not Host).
   if (request.raw.httpVersionMajor === 1 && hostFieldCount(request.raw.rawHeaders) > 1) throw HttpError.of('duplicate_host');
   const host = requestHost(request);
+  // RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1
+  // request message that lacks a Host header field" (Node's own check is off: create-app.ts).
+  if (!host && request.raw.httpVersion === '1.1') throw HttpError.of('missing_host');
   if (host && !isValidHost(host)) throw HttpError.of('invalid_host', { host });
   if (options.trustedHosts.length > 0) {
     const name = hostnameOf(host ?? '');

@@ -65,6 +65,49 @@ for (const mode of ['production', 'debug'] as const) {
       });
     }
 
+    // Requests Node's server answered itself with an empty body, or with none at all.
+    const refusals: [string, string, number, string, string][] = [
+      ['an Expect other than 100-continue', 'POST /echo HTTP/1.1\r\nHost: a.test\r\nExpect: garbage\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', 417, 'expectation_failed', 'The expectation "garbage" cannot be met: this server knows only "100-continue" (RFC 9110 §10.1.1).'],
+      ['an HTTP/1.1 request without Host', 'GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'missing_host', 'The request has no Host header; an HTTP/1.1 request must name its host (RFC 9112 §3.2).'],
+      ['an empty Host', 'GET /hello HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n', 400, 'missing_host', 'The request has no Host header; an HTTP/1.1 request must name its host (RFC 9112 §3.2).'],
+      ['CONNECT', 'CONNECT a.test:443 HTTP/1.1\r\nHost: a.test:443\r\n\r\n', 400, 'connect_not_supported', 'CONNECT is not supported: this server is not a proxy (RFC 9110 §9.3.6).'],
+      ['a target in asterisk-form for GET', 'GET *hello HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n', 400, 'invalid_request_target', 'The request target "*hello" is neither a path nor an absolute URI; "*" is for OPTIONS alone (RFC 9112 §3.2).'],
+    ];
+    for (const [name, bytes, status, code, detail] of refusals) {
+      test(`${name}: ${status} ${code} in problem+json with nosniff, and the connection closes`, async () => {
+        const r = parse(await raw(port, bytes));
+        assert.equal(r.status, status);
+        assert.equal(r.headers['content-type']?.split(';')[0], 'application/problem+json');
+        assert.equal(r.headers['x-content-type-options'], 'nosniff');
+        assert.equal(r.body.detail, detail);
+        assert.equal(r.body.code, code);
+      });
+    }
+
+    test('an HTTP/1.0 request may leave Host out', async () => {
+      const answer = await raw(port, 'GET /hello HTTP/1.0\r\n\r\n');
+      assert.match(answer, /^HTTP\/1\.1 200 /);
+      assert.ok(answer.endsWith('{"hello":"world"}'));
+    });
+
+    test('a good request pipelined before bad bytes gets its answer first, then the 400 names the bad one', async () => {
+      const answer = await raw(port, 'GET /hello HTTP/1.1\r\nHost: a.test\r\n\r\nGEX /hello HTTP/1.1\r\nHost: a.test\r\n\r\n');
+      const second = answer.indexOf('HTTP/1.1 400');
+      assert.ok(answer.startsWith('HTTP/1.1 200 '), answer.slice(0, 80));
+      assert.ok(answer.slice(0, second).endsWith('{"hello":"world"}'));
+      const r = parse(answer.slice(second));
+      assert.equal(r.body.code, 'unknown_method');
+      assert.equal(r.body.detail, 'The method "GEX" is not one this server knows (methods are case-sensitive: GET, not get).');
+    });
+
+    test('two good requests and bad bytes in one write: both answers, in order, then the 400', async () => {
+      const good = 'GET /hello HTTP/1.1\r\nHost: a.test\r\n\r\n';
+      const answer = await raw(port, `${good}${good}xyz\r\n\r\n`);
+      assert.equal(answer.split('{"hello":"world"}').length, 3);
+      const r = parse(answer.slice(answer.indexOf('HTTP/1.1 400')));
+      assert.equal(r.body.code, 'malformed_request');
+    });
+
     test('the server still answers afterwards', async () => {
       const r = await app.inject({ url: '/hello' });
       assert.equal(r.statusCode, 200);
