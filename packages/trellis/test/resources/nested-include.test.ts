@@ -113,6 +113,20 @@ test('hostile paths: too deep, empty or unknown segments, other spellings are 40
   assert.equal(repeated.status, 200);
   assert.equal(repeated.json.links.self, '/loans?embed=shelf.owner&page=1');
   assert.equal((await get('/loans?include=%73helf.owner', 'ann')).json.included.length, 4, 'percent-encoded, the same path');
-  // embed (not JSON:API) ignores what leads nowhere, as it always has.
-  assert.equal((await get('/loans/1?embed=shelf.parent.parent.owner', 'ann', 'application/json')).json.shelf, '/shelves/1');
+});
+
+test('embed (the other formats) refuses what leads nowhere as include does, and bounds its list', async () => {
+  const message = (value: string) => `Invalid value "${value}" for the query parameter "embed": expected relation paths of the resource, up to 3 relations deep.`;
+  for (const path of ['shelf.parent.parent.owner', 'shelf..owner', 'Shelf', 'shelf.title', '__proto__', 'nope']) {
+    const res = await get(`/loans?embed=${encodeURIComponent(path)}`, 'ann', 'application/json');
+    assert.equal(res.status, 400, path);
+    assert.equal(res.json.detail, message(path), path);
+  }
+  // 15,000 commas were echoed into every pagination link: a 180 kB Link header.
+  const commas = await get(`/loans?embed=${','.repeat(15_000)}`, 'ann', 'application/json');
+  assert.equal(commas.status, 400);
+  assert.equal(commas.json.detail, 'The query parameter "embed" takes at most 100 values; 15001 were given.');
+  const trailing = await get('/loans/1?embed=shelf.owner,', 'ann', 'application/json');
+  assert.equal(trailing.status, 200);
+  assert.equal(trailing.json.shelf.owner.id, 1);
 });
