@@ -74,6 +74,10 @@ test('the answers to bytes the HTTP parser refused, to the letter', () => {
   assert.equal(HttpError.of('request_headers_too_large', { limit: 16384 }).status, 431);
 });
 
+test('a one-value query parameter given twice, to the letter', () => {
+  assert.equal(HttpError.of('repeated_query_parameter', { parameter: 'page', count: 2 }).message, 'The query parameter "page" takes one value; it was given 2 different ones.');
+});
+
 test('the protocol refusals Node used to answer with an empty body, to the letter', () => {
   assert.equal(HttpError.of('missing_host').message, 'The request has no Host header; an HTTP/1.1 request must name its host (RFC 9112 §3.2).');
   assert.equal(HttpError.of('missing_host').status, 400);

@@ -278,6 +278,12 @@ export const errorCodes = {
     className: 'UnprocessableEntityHttpException',
     message: (p) => String(p.detail),
   },
+  // A parameter that takes one value (page, itemsPerPage, partial), given several different ones.
+  repeated_query_parameter: {
+    status: 400,
+    className: 'BadRequestHttpException',
+    message: (p) => `The query parameter "${p.parameter}" takes one value; it was given ${p.count} different ones.`,
+  },
   too_many_filter_values: {
     status: 400,
     className: 'BadRequestHttpException',

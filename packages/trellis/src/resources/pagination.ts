@@ -1,4 +1,5 @@
 import type { ResourceDefinition } from './define-resource.ts';
+import { HttpError } from '../kernel/http-error.ts';
 import { invalidFilter, parseBoolean } from './filters/invalid-filter.ts';
 import type { PaginationState, QueryParams } from './state-provider.ts';
 
@@ -6,9 +7,16 @@ import type { PaginationState, QueryParams } from './state-provider.ts';
 const POSITIVE = /^[1-9][0-9]{0,8}$/;
 const MAX_NUMBER = 999_999_999;
 
+/**
+ * The one value of a parameter that takes one. Given twice with different values it is a 400:
+ * the last one used to win, so `page=abc&page=2` passed the check `page=2&page=abc` failed, and
+ * a cache or proxy that reads the first value disagreed with the server about the page.
+ */
 function single(params: QueryParams, key: string): string | undefined {
   const v = params[key];
-  return Array.isArray(v) ? v[v.length - 1] : v;
+  if (!Array.isArray(v)) return v;
+  if (v.some((value) => value !== v[0])) throw HttpError.of('repeated_query_parameter', { parameter: key, count: new Set(v).size });
+  return v[0];
 }
 
 /** `page`, `itemsPerPage` (capped by the maximum) and `partial` from the query string; 400 when unusable. */
