@@ -48,7 +48,8 @@ const OUTAGES = new Map<string, { what: string; log: OncePerInterval }>([
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, options: ErrorHandlerOptions): void {
   const httpError: HttpError = toHttpError(error, {
     contentType: request.headers['content-type'],
-    supportedContentTypes: options.supportedContentTypes,
+    // A 415 names what this route reads (a PATCH: merge-patch, JSON:API), not every type of the app.
+    supportedContentTypes: () => request.routeOptions?.config?.inputMediaTypes ?? options.supportedContentTypes(),
     bodyLimit: options.bodyLimit,
   });
   const log = request.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };

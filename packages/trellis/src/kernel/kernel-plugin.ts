@@ -40,6 +40,8 @@ declare module 'fastify' {
      * pass it the unread stream (kernel/body-parsers.ts).
      */
     deferBody?: boolean;
+    /** The media types the route's body may have, named by a 415 (all the app's when absent). */
+    inputMediaTypes?: readonly string[];
   }
   interface FastifyRequest {
     /** Client address in IPv4 form, after trusted proxies (set in the guard phase). */

@@ -80,7 +80,7 @@ export const resourcesPlugin = fp(
         const pipeline = new OperationPipeline(operation, { registry, db, negotiator });
         const handler = (request: FastifyRequest, reply: FastifyReply) => pipeline.handle(request, reply);
         // The pipeline reads the body itself, after access control (lifecycle.md).
-        const config = { deferBody: true };
+        const config = { deferBody: true, inputMediaTypes: operation.inputMediaTypes };
         app.route({ method: operation.method, url: operation.path, handler, config });
         // `/books.jsonld`: a format extension on a collection path (item paths split it off `:id`).
         if (operation.kind === 'collection' && !operation.path.includes(':')) app.route({ method: operation.method, url: `${operation.path}.:ext`, handler, config });
