@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addVary } from './vary.ts';
+import { routedPathOf } from '../kernel/routed-path.ts';
 import type { CorsConfig, TrellisConfig } from '../app/config.ts';
 
 /** The methods cross-origin callers may use (Fetch standard, CORS protocol); headers are configured (CorsConfig). */
@@ -33,6 +34,9 @@ function answers(cors: CorsConfig): readonly FastifyCorsOptions[] {
   return [corsOptions(cors, false, false), corsOptions(cors, false, true), corsOptions(cors, true, false), corsOptions(cors, true, true)];
 }
 
+/** The profiler's and the toolbar's paths, for a method none of their routes has (a 405, a 404). */
+const PROFILER_PATH = /^\/(_profiler|_wdt)(\/|$)/;
+
 function optionsFor(request: FastifyRequest, allow: RegExp, OPTIONS: readonly FastifyCorsOptions[]): FastifyCorsOptions {
   const origin = request.headers.origin;
   allow.lastIndex = 0;
@@ -41,7 +45,11 @@ function optionsFor(request: FastifyRequest, allow: RegExp, OPTIONS: readonly Fa
   // A preflight for a method no cross-origin request may use ("FOO BAR", TRACE, or a lower-case
   // "patch", which fetch does not upper-case and this server refuses with a 400) is refused as one from
   // a disallowed origin is: no Access-Control-* header, routed like any OPTIONS (Fetch §3.2.2).
-  const allowed = typeof origin === 'string' && allow.test(origin) && (!preflight || (CORS_METHODS as readonly string[]).includes(String(asked)));
+  // The profiler's routes (they carry its gate) never answer another origin: a page on an allowed
+  // origin (any localhost port by default) could otherwise read every profile, and the CSRF
+  // tokens of its forms, through fetch. The gate admits the machine, not every page it runs.
+  const profiler = request.routeOptions?.config?.gate !== undefined || PROFILER_PATH.test(routedPathOf(request));
+  const allowed = !profiler && typeof origin === 'string' && allow.test(origin) && (!preflight || (CORS_METHODS as readonly string[]).includes(String(asked)));
   return OPTIONS[(allowed ? 2 : 0) + (preflight ? 1 : 0)]!;
 }
 

@@ -28,6 +28,16 @@ export function requestHost(request: FastifyRequest): string | undefined {
   return absoluteFormHost(request.raw.url ?? '') ?? request.host;
 }
 
+/**
+ * The host the client itself sent: the request-target's in absolute form, else the Host field
+ * (HTTP/2's :authority), never X-Forwarded-Host, which `requestHost` prefers from a trusted proxy.
+ */
+export function sentHost(request: FastifyRequest): string | undefined {
+  const headers = request.headers as Record<string, string | string[] | undefined>;
+  const field = headers.host ?? headers[':authority'];
+  return absoluteFormHost(request.raw.url ?? '') ?? (typeof field === 'string' ? field : undefined);
+}
+
 /** The host of a request-target in absolute form (`http://a.test/x` names `a.test`), else undefined. */
 export function absoluteFormHost(target: string): string | undefined {
   return ABSOLUTE_FORM.exec(target)?.[1];

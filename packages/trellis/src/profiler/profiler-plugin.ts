@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrellisConfig } from '../app/config.ts';
 import { accessGate } from './access-gate.ts';
-import { requestHost } from '../kernel/request-origin.ts';
+import { requestHost, sentHost } from '../kernel/request-origin.ts';
 import { rebindingGuard } from './rebinding-guard.ts';
 import type { Kysely } from 'kysely';
 import { ExplainSigner } from './explain/explain-signer.ts';
@@ -101,8 +101,11 @@ export const profilerPlugin = fp(
         : new ThreadProfileSink({ ...build, dsn: settings.dsn, retention: { maxProfiles: settings.maxProfiles, ttlSeconds: settings.ttlSeconds } }, app.log, settings.maxBacklogBytes);
     const gate = accessGate(settings.allow);
     // The client's address, and a Host no rebound DNS name can fake (rebinding-guard.ts).
-    const safeHost = rebindingGuard(config.trustedHosts.length > 0);
-    const mayOpen = (request: FastifyRequest) => gate(request.clientIp) && safeHost(requestHost(request));
+    const safeHost = rebindingGuard(config.trustedHosts);
+    // Every name the request carries must pass: the Host the client sent (a rebound page sets it
+    // to its own name) and, from a trusted proxy, X-Forwarded-Host, which a rebound page may also
+    // set (same-origin, no preflight) to "localhost" while its Host says evil.example.
+    const mayOpen = (request: FastifyRequest) => gate(request.clientIp) && safeHost(requestHost(request)) && safeHost(sentHost(request));
     // The live view's feed: a shared store's (Redis: every process writing to it), else this
     // process's, published where snapshots are handed on.
     const local = storage.openFeed ? null : new LocalProfileFeed();

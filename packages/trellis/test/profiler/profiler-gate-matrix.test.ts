@@ -132,6 +132,9 @@ const CONFIGS: { name: string; env: Record<string, string>; clients: Client[] }[
       { name: 'empty X-Forwarded-For (400)', remoteAddress: '192.0.2.1', headers: { 'x-forwarded-for': '' }, allowed: false },
       { name: 'the proxy itself, no header', remoteAddress: '192.0.2.1', allowed: false },
       { name: 'not the proxy, forging', remoteAddress: '192.0.2.2', headers: { 'x-forwarded-for': '127.0.0.1' }, allowed: false },
+      // DNS rebinding through the proxy: the rebound page is same-origin, so it may add X-Forwarded-Host.
+      { name: 'through the proxy, Host a rebound name, X-Forwarded-Host localhost', remoteAddress: '192.0.2.1', headers: { 'x-forwarded-for': '127.0.0.1', host: 'evil.example:8103', 'x-forwarded-host': 'localhost' }, allowed: false },
+      { name: 'through the proxy, Host localhost, X-Forwarded-Host a rebound name', remoteAddress: '192.0.2.1', headers: { 'x-forwarded-for': '127.0.0.1', host: 'localhost', 'x-forwarded-host': 'evil.example' }, allowed: false },
     ],
   },
 ];
@@ -188,6 +191,33 @@ for (const config of CONFIGS) {
     }
   });
 }
+
+describe('profiler routes never answer another origin', () => {
+  let app: FastifyInstance;
+  let token: string;
+  before(async () => {
+    app = await profilerApp({});
+    token = (await app.inject({ url: '/hello' })).headers['x-debug-token'] as string;
+    await app.profiler!.settled();
+  });
+  after(() => app.close());
+
+  test('a page on an allowed origin (localhost:5173) reads the API cross-origin, and no profiler response', async () => {
+    const origin = 'http://localhost:5173';
+    const api = await app.inject({ url: '/hello', headers: { origin } });
+    assert.equal(api.headers['access-control-allow-origin'], origin);
+    for (const spelling of SPELLINGS) {
+      const url = spelling.replace('{token}', token);
+      for (const method of ['GET', 'HEAD', 'POST'] as const) {
+        const res = await app.inject({ method, url, headers: { origin, accept: 'application/json' } });
+        // A spelling that routes nowhere ('//_profiler/latest') is the app's plain 404, as any path's.
+        if (res.statusCode === 404 && !/^\/(_profiler|_wdt)(\/|$)/.test(decodeURI(url.split('?')[0]!))) continue;
+        assert.equal(res.headers['access-control-allow-origin'], undefined, `${method} ${url}: ${res.statusCode}`);
+        assert.equal(res.headers['access-control-allow-credentials'], undefined, `${method} ${url}`);
+      }
+    }
+  });
+});
 
 /** One raw HTTP/1.1 exchange, for request lines app.inject cannot send. */
 function raw(port: number, request: string): Promise<string> {
