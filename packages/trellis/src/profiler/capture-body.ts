@@ -1,3 +1,4 @@
+import { holdsJwt } from '../logging/jwt-like.ts';
 import type { CapturedRequest, CapturedResponse } from './profiled-request.ts';
 import type { Redaction } from './redact.ts';
 import { ownString } from '../logging/cut-string.ts';
@@ -67,6 +68,9 @@ export function capturePayload(payload: string | null, size: number, contentType
       // Not valid JSON after all: kept as text.
     }
   }
+  // A JWT is a credential under any name (a token endpoint's {"access": …}), in any text body,
+  // and in a body too long to be parsed (jwt-like.ts).
+  if (holdsJwt(text)) text = redaction.fields(text);
   return { ...cut(text, maxBytes), size };
 }
 

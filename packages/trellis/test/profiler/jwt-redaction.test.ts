@@ -51,3 +51,31 @@ test('the request log line has it redacted, with the value found once removed wh
   assert.ok(out.includes('"url":"/books/2?password=[redacted]&pwd=[redacted]"'), out);
   assert.ok(!out.includes(SIGNATURE) && !out.includes('S3cr3t'), out);
 });
+
+test('a JWT only the response carries (a token endpoint answering {"access": …}) is redacted there too, in JSON, in text and past the parse limit', async (t) => {
+  const RESPONSE_SIGNATURE = 'cmVzcG9uc2Utb25seS1zaWduYXR1cmU';
+  const issued = `${b64({ alg: 'HS256' })}.${b64({ sub: '7' })}.${RESPONSE_SIGNATURE}`;
+  const app = await profilerApp({ PROFILER_MAX_BODY: '1kb' }, {}, (a) => {
+    a.get('/token', async () => ({ access: issued, refresh: issued }));
+    a.get('/token.txt', async (_request, reply) => reply.type('text/plain').send(`token: ${issued}`));
+    // Over four times PROFILER_MAX_BODY: never parsed, only cut.
+    a.get('/token-large', async () => ({ access: issued, padding: 'p'.repeat(8 * 1024) }));
+  });
+  t.after(() => app.close());
+  const tokens: string[] = [];
+  for (const url of ['/token', '/token.txt', '/token-large']) {
+    const res = await app.inject({ url });
+    assert.ok(res.body.includes(RESPONSE_SIGNATURE), 'the client gets its token');
+    tokens.push(res.headers['x-debug-token'] as string);
+  }
+  for (const record of await allRecords(app)) assert.ok(!JSON.stringify(record).includes(RESPONSE_SIGNATURE), JSON.stringify(record).slice(0, 300));
+  for (const token of tokens) {
+    for (const url of [`/_profiler/${token}.json`, `/_profiler/${token}?panel=response`, `/_profiler/${token}.har`]) {
+      const page = await app.inject({ url });
+      assert.equal(page.statusCode, 200, url);
+      assert.ok(!page.body.includes(RESPONSE_SIGNATURE), url);
+    }
+  }
+  const json = (await app.inject({ url: `/_profiler/${tokens[0]}.json` })).json() as { response: { body: { text: string } } };
+  assert.ok(JSON.stringify(json).includes('[redacted]'), JSON.stringify(json).slice(0, 400));
+});
