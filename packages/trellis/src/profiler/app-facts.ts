@@ -1,3 +1,4 @@
+import { redactPairs } from '../logging/redact-query.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -55,9 +56,19 @@ export function ownVersion(): string {
 /** The variables Trellis reads (config.ts and the table in the README) whose values the panel shows. */
 const SHOWN = new Set(['APP_DEBUG', 'BODY_LIMIT', 'CORS_ALLOW_ORIGIN', 'DATABASE_QUERY_TIMEOUT', 'DATABASE_URL', 'DATABASE_WAIT', 'HOST', 'HTTPS', 'JSON_MAX_DEPTH', 'JSON_MAX_MEMBERS', 'JWT_AUDIENCE', 'JWT_ISSUER', 'JWT_TTL', 'JWT_PUBLIC_KEY', 'LOGIN_ACCOUNT_THROTTLE', 'LOGIN_THROTTLE', 'LOG_LEVEL', 'NODE_ENV', 'PASSWORD_HASH_CONCURRENCY', 'PASSWORD_HASH_QUEUE', 'PORT', 'PROFILER', 'PROFILER_ALLOW', 'PROFILER_DSN', 'PROFILER_MAX_BACKLOG', 'PROFILER_MAX_BODY', 'PROFILER_MAX_PROFILES', 'PROFILER_ONLY', 'PROFILER_REDACT_KEYS', 'PROFILER_SAMPLE', 'PROFILER_TTL', 'REDIS_URL', 'REQUEST_TIMEOUT', 'TLS_CERT', 'TRUSTED_HOSTS', 'TRUSTED_PROXIES']);
 
-/** A URL's password replaced (postgres://user:[redacted]@host/db); other text unchanged. */
+/** Query parameters that carry a connection's credentials (`?password=`, pg's and ioredis's spelling). */
+const URL_SECRET = /^(password|passwd|pass|pwd|secret|token|api[-_]?key|sslpassword|sslkey|auth)$/i;
+
+/**
+ * A connection URL's credentials replaced: the password of its userinfo up to the last "@" (a raw
+ * "@" may stand in a password; a host never holds one: RFC 3986 §3.2), and a password given as a
+ * query parameter, which pg and ioredis both read (`redis://h:6379/0?password=…`). Other text unchanged.
+ */
 export function withoutUrlPassword(value: string): string {
-  return value.replace(/(\b[a-z][\w+.-]*:\/\/[^/:@\s]*:)[^@/\s]+@/gi, '$1[redacted]@');
+  const userinfo = value.replace(/(\b[a-z][\w+.-]*:\/\/[^/:@\s]*:)[^/?#\s]*@/gi, '$1[redacted]@');
+  const q = userinfo.indexOf('?');
+  if (!/^[a-z][\w+.-]*:/i.test(userinfo) || q < 0) return userinfo;
+  return `${userinfo.slice(0, q + 1)}${redactPairs(userinfo.slice(q + 1), (name) => URL_SECRET.test(name))}`;
 }
 
 export function appFacts(app: FastifyInstance, config: TrellisConfig): AppFacts {

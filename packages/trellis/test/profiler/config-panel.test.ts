@@ -46,4 +46,10 @@ test('withoutUrlPassword', () => {
   assert.equal(withoutUrlPassword('postgres://db:5432/shop'), 'postgres://db:5432/shop');
   assert.equal(withoutUrlPassword('sqlite:var/data.db'), 'sqlite:var/data.db');
   assert.equal(withoutUrlPassword('redis://:pw@h:1/0'), 'redis://:[redacted]@h:1/0');
+  // A raw "@" in the password: the host begins after the last one.
+  assert.equal(withoutUrlPassword('postgres://u:pa@ss@h/db'), 'postgres://u:[redacted]@h/db');
+  // pg and ioredis read a password from the query too.
+  assert.equal(withoutUrlPassword('redis://127.0.0.1:6399/0?password=CNRYredisqs41'), 'redis://127.0.0.1:6399/0?password=[redacted]');
+  assert.equal(withoutUrlPassword('postgres://u@h/db?sslmode=require&password=Zq9&application_name=shop'), 'postgres://u@h/db?sslmode=require&password=[redacted]&application_name=shop');
+  assert.equal(withoutUrlPassword('sqlite:var/profiler.db'), 'sqlite:var/profiler.db');
 });
