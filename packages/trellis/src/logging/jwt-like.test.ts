@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { holdsJwt, replaceJwts } from './jwt-like.ts';
+import { holdsEncodedJwt, holdsJwt, replaceEncodedJwts, replaceJwts } from './jwt-like.ts';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const JWT = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: '2', roles: ['ROLE_USER'], exp: 1_900_000_000 })}.c2lnbmF0dXJlLWJ5dGVzLWhlcmU`;
@@ -36,4 +36,18 @@ test('a token preceded by other characters of its alphabet, or two tokens in one
   assert.equal(replaceJwts(`xx${JWT}`), 'xx[redacted]');
   assert.equal(replaceJwts(`${JWT}.${JWT}`), '[redacted].[redacted]');
   assert.equal(replaceJwts(`a=${JWT}&b=1`), 'a=[redacted]&b=1');
+});
+
+test('percent-encoded JWTs are found by what they decode to, and the run is replaced whole', () => {
+  const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIyIn0.c2lnbmF0dXJlLXF1ZXJ5LWI';
+  const escapedE = `%65${token.slice(1)}`;
+  const escapedDots = token.replaceAll('.', '%2E');
+  assert.equal(replaceEncodedJwts(`/books?q=${escapedE}&page=2`), '/books?q=[redacted]&page=2');
+  assert.equal(replaceEncodedJwts(`/books/${escapedDots}`), '/books/[redacted]');
+  assert.equal(replaceEncodedJwts(`/books?q=see%20${escapedE}`), '/books?q=[redacted]');
+  assert.equal(holdsEncodedJwt(`/x?q=${escapedDots}`), true);
+  // Ordinary escapes, malformed ones and plain JWTs are left to the other scans.
+  for (const text of ['/books?title=caf%C3%A9&page=2', '/x?q=%E0%A4%A', `/x?q=${token}`, '/x?q=%65yJhYmMi']) {
+    assert.equal(replaceEncodedJwts(text), text, text);
+  }
 });

@@ -62,3 +62,34 @@ export function replaceJwts(text: string, onJwt?: (token: string) => void): stri
   }
   return out + text.slice(last);
 }
+
+/** A run of URL text between delimiters that holds a percent-escape: where an encoded JWT hides. */
+const ESCAPED_RUN = /[^\s/?#&=;,"'<>]*%[0-9A-Fa-f]{2}[^\s/?#&=;,"'<>]*/g;
+
+/**
+ * `text` (a URL, a query) with every run that decodes to something JWT-shaped replaced whole:
+ * `?q=%65yJ…` and `eyJ…%2EeyJ…%2E…` are the same token to the server that decodes them, so they
+ * are the same secret to redaction. `onJwt` hears each run removed, as it stood.
+ */
+export function replaceEncodedJwts(text: string, onJwt?: (run: string) => void): string {
+  if (!text.includes('%')) return text;
+  return text.replace(ESCAPED_RUN, (run) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(run.replaceAll('+', ' '));
+    } catch {
+      return run;
+    }
+    if (!holdsJwt(decoded)) return run;
+    onJwt?.(run);
+    return REDACTED;
+  });
+}
+
+/** Whether `text` holds a percent-encoded run that decodes to something JWT-shaped. */
+export function holdsEncodedJwt(text: string): boolean {
+  if (!text.includes('%')) return false;
+  let found = false;
+  replaceEncodedJwts(text, () => (found = true));
+  return found;
+}

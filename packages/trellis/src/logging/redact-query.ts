@@ -1,4 +1,4 @@
-import { replaceJwts } from './jwt-like.ts';
+import { replaceEncodedJwts, replaceJwts } from './jwt-like.ts';
 import { REDACTED } from './redact-secrets.ts';
 
 /**
@@ -44,8 +44,8 @@ export function redactQuery(url: string, isSecret: (name: string) => boolean, on
   // Once found, wherever else it stands in the same URL: `?password=S3cr3t&pwd=S3cr3t` logged the
   // second. Values shorter than four characters are too likely to be ordinary words of the path.
   for (const value of removed) if (value.length >= 4 && out.includes(value)) out = out.replaceAll(value, REDACTED);
-  // A JWT is a credential under any name (jwt-like.ts).
-  return replaceJwts(out, (token) => onSecret?.(token, 'jwt'));
+  // A JWT is a credential under any name, percent-encoded or not (jwt-like.ts).
+  return replaceEncodedJwts(replaceJwts(out, (token) => onSecret?.(token, 'jwt')), (run) => onSecret?.(run, 'jwt'));
 }
 
 /** `scheme://userinfo@` at the start of an absolute URL (an absolute-form target, a Referer). */

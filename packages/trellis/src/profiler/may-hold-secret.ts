@@ -1,4 +1,4 @@
-import { holdsJwt } from '../logging/jwt-like.ts';
+import { holdsEncodedJwt, holdsJwt } from '../logging/jwt-like.ts';
 import { Redaction, secretJsonKeys, URL_HEADERS } from './redact.ts';
 
 /**
@@ -78,7 +78,7 @@ export interface SnapshotText {
 export function mayHoldSecret(snapshot: SnapshotText, redactKeys: readonly string[]): boolean {
   if (snapshot.secretsFound || snapshot.textBody || !keysTestable(redactKeys)) return true;
   // A JWT is redacted under any name, wherever it stands (jwt-like.ts).
-  if (holdsJwt(snapshot.json) || (snapshot.payload !== null && holdsJwt(snapshot.payload))) return true;
+  if (holdsJwt(snapshot.json) || (snapshot.payload !== null && holdsJwt(snapshot.payload)) || holdsEncodedJwt(snapshot.json)) return true;
   const text = snapshot.json.toLowerCase();
   if (CREDENTIAL_KEY.test(text)) return true;
   // Every key naming a fragment must be one redaction leaves alone: the profiler's headers in the

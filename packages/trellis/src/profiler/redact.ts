@@ -197,6 +197,18 @@ export class Redaction {
     const text = String(value);
     const forms = new Set([text]);
     if (key === 'authorization' || key === 'proxy-authorization') forms.add(text.replace(/^\S+\s+/, ''));
+    // A JWT's signature alone is unique to it, and a parser may quote it alone ("/books/<jwt>"
+    // read as the format extension "<signature>"): it is scrubbed wherever it recurs.
+    if (key === 'jwt') {
+      let token = text;
+      try {
+        token = decodeURIComponent(text);
+      } catch {
+        // As it came.
+      }
+      const signature = token.slice(token.lastIndexOf('.') + 1);
+      if (signature.length >= 16) forms.add(signature);
+    }
     // Cookie: every pair's value. Set-Cookie: only its first pair's (RFC 6265 §4.1); the attributes
     // after it (Path=/, HttpOnly, SameSite=Lax) are no secret, and scrubbing them everywhere hid
     // those words from every panel.

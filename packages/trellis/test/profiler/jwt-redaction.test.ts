@@ -79,3 +79,23 @@ test('a JWT only the response carries (a token endpoint answering {"access": …
   const json = (await app.inject({ url: `/_profiler/${tokens[0]}.json` })).json() as { response: { body: { text: string } } };
   assert.ok(JSON.stringify(json).includes('[redacted]'), JSON.stringify(json).slice(0, 400));
 });
+
+test('a percent-encoded JWT in the URL, or one read as a format extension, is in no stored profile or page', async (t) => {
+  const app = await profilerApp({}, {}, (a) => a.get('/books/:id', async () => ({})));
+  t.after(() => app.close());
+  const escapedE = `%65${JWT.slice(1)}`;
+  const escapedDots = JWT.replaceAll('.', '%2E');
+  const tokens: string[] = [];
+  for (const url of [`/hello?q=${escapedE}`, `/hello?q=${escapedDots}`, `/books/${escapedDots}`, `/books/${JWT}`]) {
+    tokens.push((await app.inject({ url })).headers['x-debug-token'] as string);
+  }
+  for (const record of await allRecords(app)) assert.ok(!JSON.stringify(record).includes(SIGNATURE), JSON.stringify(record).slice(0, 400));
+  const search = await app.inject({ url: '/_profiler/search.json?limit=50' });
+  assert.ok(!search.body.includes(SIGNATURE), search.body.slice(0, 400));
+  for (const token of tokens) {
+    for (const url of [`/_profiler/${token}.json`, `/_profiler/${token}`, ...['request', 'exception', 'logs', 'events'].map((p) => `/_profiler/${token}?panel=${p}`)]) {
+      const page = await app.inject({ url });
+      assert.ok(!page.body.includes(SIGNATURE), url);
+    }
+  }
+});
