@@ -1,4 +1,4 @@
-import { ConfigError, DatabaseUnreachableError, loadConfig, openDatabase, serve, waitForDatabase } from 'trellis';
+import { ConfigError, DatabaseUnreachableError, ListenError, loadConfig, openDatabase, serve, waitForDatabase } from 'trellis';
 import { createBookshop } from './bookshop.ts';
 
 try {
@@ -31,6 +31,10 @@ try {
 } catch (error) {
   if (error instanceof DatabaseUnreachableError) {
     console.error(`Database error: ${error.message}`);
+    process.exit(1);
+  }
+  if (error instanceof ListenError) {
+    console.error(`Cannot listen: ${error.message}`);
     process.exit(1);
   }
   if (!(error instanceof ConfigError)) throw error;

@@ -69,6 +69,21 @@ test('an unreachable database: one line saying where and why, retries within DAT
   );
 });
 
+test('a database that does not exist on a server that answers: one line naming it, at once, exit 1 with no stack', async (t) => {
+  const pg = await postgresForTests();
+  if (pg.url === null) return t.skip(pg.skip);
+  const url = new URL(pg.url);
+  url.pathname = '/trellis_no_such_database';
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...ENV, DATABASE_URL: url.toString(), DATABASE_WAIT: '30s' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c));
+  const started = Date.now();
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 1);
+  assert.ok(Date.now() - started < 20_000, 'no waiting helps: it stops at once');
+  assert.equal(err, `Database error: the database "trellis_no_such_database" does not exist at ${url.host} (DATABASE_URL): create it first (createdb trellis_no_such_database).\n`);
+});
+
 test('a database that comes up during the wait: the bookshop starts', async (t) => {
   const pg = await postgresForTests();
   if (pg.url === null) return t.skip(pg.skip);
@@ -88,4 +103,18 @@ test('a database that comes up during the wait: the bookshop starts', async (t) 
     await schema.close();
     await proxy.close();
   }
+});
+
+test('a port another process holds: one line naming HOST and PORT, exit 1 with no stack', async (t) => {
+  const { createServer } = await import('node:net');
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  t.after(() => holder.close());
+  const port = (holder.address() as { port: number }).port;
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...ENV, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 1);
+  assert.equal(err, `Cannot listen: 127.0.0.1:${port} is already in use by another process (HOST, PORT).\n`);
 });

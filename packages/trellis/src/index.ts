@@ -1,6 +1,6 @@
 export { createApp, type CreateAppOptions } from './app/create-app.ts';
 export { loadConfig, ConfigError, type TrellisConfig, type ProfilerConfig, type JwtConfig } from './app/config.ts';
-export { serve } from './app/serve.ts';
+export { ListenError, serve } from './app/serve.ts';
 export { tlsCredentials, type TlsCredentials } from './app/tls-credentials.ts';
 export { HttpError, isHttpError } from './kernel/http-error.ts';
 export { errorCodes, type ErrorCode } from './kernel/error-codes.ts';

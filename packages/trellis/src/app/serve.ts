@@ -1,12 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrellisConfig } from './config.ts';
 
+/** HOST:PORT is taken or not ours to bind: said in one line naming the variables, not a stack. */
+export class ListenError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ListenError';
+  }
+}
+
 /**
- * Listens on HOST:PORT and shuts down gracefully on SIGTERM/SIGINT: stop accepting, let in-flight
- * requests finish, close resources (onClose hooks), and exit; forced after `graceMs`.
+ * Listens on HOST:PORT (the app's configuration unless `config` is given) and shuts down
+ * gracefully on SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close resources
+ * (onClose hooks), and exit; forced after `graceMs`.
  */
-export async function serve(app: FastifyInstance, config: TrellisConfig, graceMs = 10_000): Promise<string> {
-  const address = await app.listen({ host: config.host, port: config.port });
+export async function serve(app: FastifyInstance, config: TrellisConfig = app.trellis.config, graceMs = 10_000): Promise<string> {
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new ListenError(`${config.host}:${config.port} is already in use by another process (HOST, PORT).`, { cause: error });
+    if (code === 'EACCES') throw new ListenError(`${config.host}:${config.port} may not be bound by this user (HOST, PORT: ports under 1024 need privileges).`, { cause: error });
+    if (code === 'EADDRNOTAVAIL') throw new ListenError(`${config.host} is not an address of this machine (HOST).`, { cause: error });
+    throw error;
+  }
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

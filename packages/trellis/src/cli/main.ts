@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.ts';
 import { DatabaseUnreachableError } from '../data/wait-for-database.ts';
+import { ListenError } from '../app/serve.ts';
 import { makeMigrationCommand } from './commands/make-migration-command.ts';
 import { migrateCommands } from './commands/migrate-command.ts';
 import { openapiCommand } from './commands/openapi-command.ts';
@@ -28,6 +29,12 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
+// `trellis routes | head`: the reader went away; what is left to print has nobody to read it.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
@@ -42,8 +49,8 @@ try {
   } else if (error instanceof CliError) {
     process.stderr.write(`${out.red('error')} ${error.message}\n`);
     process.exitCode = error.exitCode;
-  } else if (error instanceof DatabaseUnreachableError) {
-    // One line, no stack: the operator's fix is DATABASE_URL or the database, not our code.
+  } else if (error instanceof DatabaseUnreachableError || error instanceof ListenError) {
+    // One line, no stack: the operator's fix is DATABASE_URL, HOST or PORT, not our code.
     process.stderr.write(`${out.red('error')} ${error.message}\n`);
     process.exitCode = 1;
   } else throw error;

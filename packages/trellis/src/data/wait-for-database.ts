@@ -45,6 +45,8 @@ export async function waitForDatabase(db: Database, url: string, options: WaitOp
       return;
     } catch (error) {
       const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error);
+      const refused = refusal(error, url);
+      if (refused !== null) throw new DatabaseUnreachableError(refused, { cause: error });
       if (!isDatabaseUnavailable(error)) throw error;
       const left = deadline - Date.now();
       if (left <= 0) {
@@ -57,5 +59,33 @@ export async function waitForDatabase(db: Database, url: string, options: WaitOp
       await sleep(Math.min(delay, left));
       delay = Math.min(delay * 2, 2000);
     }
+  }
+}
+
+/**
+ * A server that answers but will not serve this DATABASE_URL: no waiting helps, and the operator
+ * gets one line saying what to fix, not pg's stack (PostgreSQL SQLSTATE, appendix A).
+ */
+function refusal(error: unknown, url: string): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = databaseName(url);
+  switch (code) {
+    case '3D000': // invalid_catalog_name
+      return `the database ${name ? `"${name}" ` : ''}does not exist at ${databaseLocation(url)} (DATABASE_URL): create it first${name ? ` (createdb ${name})` : ''}.`;
+    case '28P01': // invalid_password
+    case '28000': // invalid_authorization_specification
+      return `the server at ${databaseLocation(url)} refused DATABASE_URL's credentials (${code}: ${(error as Error).message}).`;
+    default:
+      return null;
+  }
+}
+
+/** The database a postgres:// URL names (its path), or null. */
+function databaseName(url: string): string | null {
+  try {
+    const name = decodeURIComponent(new URL(url).pathname.slice(1));
+    return /^[\w.$-]{1,63}$/.test(name) ? name : null;
+  } catch {
+    return null;
   }
 }

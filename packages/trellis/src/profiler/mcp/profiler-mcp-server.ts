@@ -34,7 +34,7 @@ export async function createProfilerMcpServer(source: ProfileSource): Promise<Mc
   const [{ McpServer }, { z }] = await Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('zod')]);
   const server = new McpServer(
     { name: 'trellis-profiler', version },
-    { instructions: 'Profiles of the HTTP requests a Trellis app handled (debug configuration): search them, read one (a panel at a time: request, response, time, exception, logs, db, security, router, api, http_client, events), compare two to see why one is slower. Secrets were redacted before storage and show as [redacted].' },
+    { instructions: 'Profiles of the HTTP requests a Trellis app handled (debug configuration): search them, read one (a panel at a time: request, response, time, cpu (when one was asked for), exception, logs, db, security, router, api, http_client, events), compare two to see why one is slower. Secrets were redacted before storage and show as [redacted].' },
   );
   const readOrFail = async (token: string) => {
     const profile = await source.read(token.trim().toLowerCase());
