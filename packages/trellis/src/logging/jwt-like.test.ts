@@ -51,3 +51,9 @@ test('percent-encoded JWTs are found by what they decode to, and the run is repl
     assert.equal(replaceEncodedJwts(text), text, text);
   }
 });
+
+test('a long run without "%" beside an escape is left as it is (the scan splits; a pattern backtracked quadratically here)', () => {
+  const text = `/x?a=${'a'.repeat(16_000)}&b=%41/${'b'.repeat(16_000)}%`;
+  assert.equal(replaceEncodedJwts(text), text);
+  assert.equal(holdsEncodedJwt(text), false);
+});

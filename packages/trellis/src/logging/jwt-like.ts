@@ -63,27 +63,36 @@ export function replaceJwts(text: string, onJwt?: (token: string) => void): stri
   return out + text.slice(last);
 }
 
-/** A run of URL text between delimiters that holds a percent-escape: where an encoded JWT hides. */
-const ESCAPED_RUN = /[^\s/?#&=;,"'<>]*%[0-9A-Fa-f]{2}[^\s/?#&=;,"'<>]*/g;
+/** What separates the parts of a URL (and of text around one): an encoded JWT lies between two. */
+const DELIMITERS = /([\s/?#&=;,"'<>]+)/;
 
 /**
- * `text` (a URL, a query) with every run that decodes to something JWT-shaped replaced whole:
- * `?q=%65yJ…` and `eyJ…%2EeyJ…%2E…` are the same token to the server that decodes them, so they
- * are the same secret to redaction. `onJwt` hears each run removed, as it stood.
+ * `text` (a URL, a query) with every run between delimiters that holds a percent-escape and decodes
+ * to something JWT-shaped replaced whole: `?q=%65yJ…` and `eyJ…%2EeyJ…%2E…` are the same token to
+ * the server that decodes them, so they are the same secret to redaction. `onJwt` hears each run
+ * removed, as it stood. A split, not a pattern: `[^…]*%…` backtracked quadratically over a long
+ * run without "%" (a 16 KB URL took seconds).
  */
 export function replaceEncodedJwts(text: string, onJwt?: (run: string) => void): string {
   if (!text.includes('%')) return text;
-  return text.replace(ESCAPED_RUN, (run) => {
+  const parts = text.split(DELIMITERS);
+  let changed = false;
+  // Odd indexes are the delimiters the split kept.
+  for (let i = 0; i < parts.length; i += 2) {
+    const run = parts[i]!;
+    if (!run.includes('%')) continue;
     let decoded: string;
     try {
       decoded = decodeURIComponent(run.replaceAll('+', ' '));
     } catch {
-      return run;
+      continue;
     }
-    if (!holdsJwt(decoded)) return run;
+    if (decoded === run || !holdsJwt(decoded)) continue;
     onJwt?.(run);
-    return REDACTED;
-  });
+    parts[i] = REDACTED;
+    changed = true;
+  }
+  return changed ? parts.join('') : text;
 }
 
 /** Whether `text` holds a percent-encoded run that decodes to something JWT-shaped. */
