@@ -40,6 +40,7 @@ const DISPOSITION: Record<string, 'run' | string> = {
   'README.md|Trellis|sh': 'the two commands CI runs (.ci/run: npm ci, npm test; npm start in process-startup.test.ts)',
   'README.md|A tour|sh': 'run',
   'README.md|Start your own API|sh': 'packages/create-trellis/test/starter.test.ts, from the packed tarballs',
+  'README.md|Start your own API|sh#2': 'packages/create-trellis/test/starter.test.ts: the packed trellis tarball handed to create-trellis.js with --trellis, then npm install and npm start',
   'README.md|Declaring a resource|ts': 'run',
   'README.md|Declaring a resource|sh': 'run',
   'README.md|A profiler panel of your own|ts': 'run',
