@@ -1,6 +1,7 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import { HttpError } from './http-error.ts';
+import { answerAfterPipelined, rawProblem } from './raw-problem-answer.ts';
 
 /** A parser error as Node hands it to `clientError`: the bytes it failed on, when it has them. */
 export type ClientError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: number };
@@ -41,12 +42,14 @@ export function clientErrorAnswer(error: ClientError): HttpError | null {
 
 /**
  * The first line of the request the parser failed on. The packet may begin with requests it parsed
- * (pipelined in one write): the failing one starts on the line holding the error's offset.
+ * (pipelined in one write): the failing one starts after the last empty line before the error's
+ * offset (the offset itself may lie in its header block: a field past the size limit).
  */
 function firstLine(raw: unknown, at = 0): { line: string; ended: boolean } {
   if (!Buffer.isBuffer(raw)) return { line: '', ended: false };
   const offset = Math.min(Math.max(0, at), raw.length);
-  const start = offset === 0 ? 0 : raw.lastIndexOf(0x0a, offset - 1) + 1;
+  const previous = offset < 4 ? -1 : raw.lastIndexOf('\r\n\r\n', offset - 4);
+  const start = previous < 0 ? 0 : previous + 4;
   const text = raw.toString('latin1', start, Math.min(raw.length, start + maxHeaderSize + 2));
   const end = text.indexOf('\r\n');
   return { line: end < 0 ? text : text.slice(0, end), ended: end >= 0 };
@@ -63,9 +66,6 @@ function firstToken(raw: unknown, at?: number): string | null {
   return METHOD_TOKEN.test(token) && line.includes(' ') ? token : null;
 }
 
-/** A response of the connection, as Node keeps it on the socket while it is written. */
-type Outgoing = NodeJS.EventEmitter & { headersSent?: boolean; writableFinished?: boolean; req?: { complete?: boolean } };
-
 /**
  * Fastify's `clientErrorHandler`: its default answered `{"error":"Bad Request","message":"Client
  * Error"}` as application/json without the security headers. The parser's state is unknown after
@@ -78,39 +78,4 @@ export function clientErrorHandler(error: ClientError, socket: Socket): void {
     return;
   }
   answerAfterPipelined(socket, rawProblem(answer));
-}
-
-/**
- * Writes `bytes` and closes, once the responses to requests parsed before the bad bytes are
- * written: a client that pipelined a good request and a bad one (RFC 9112 §9.3.2) gets the first
- * answer, then the 400, in order. A response begun for a request whose own body failed cannot be
- * followed by another: that connection is only closed, as Node does.
- */
-export function answerAfterPipelined(socket: Socket, bytes: string): void {
-  const current = (socket as Socket & { _httpMessage?: Outgoing | null })._httpMessage;
-  if (current && current.writableFinished !== true) {
-    if (current.req?.complete !== true) {
-      if (current.headersSent === true || !socket.writable) socket.destroy();
-      else socket.end(bytes);
-      return;
-    }
-    // The next queued response takes the socket when this one finishes (before our listener runs).
-    current.once('finish', () => answerAfterPipelined(socket, bytes));
-    current.once('close', () => {
-      if (current.writableFinished !== true) socket.destroy();
-    });
-    return;
-  }
-  if (!socket.writable) socket.destroy();
-  else socket.end(bytes);
-}
-
-/** A whole HTTP/1.1 response carrying `answer` as problem+json (RFC 9457), closing the connection. */
-export function rawProblem(answer: HttpError): string {
-  const title = STATUS_CODES[answer.status] ?? 'Error';
-  const body = JSON.stringify({ type: 'about:blank', title, status: answer.status, detail: answer.message, code: answer.code });
-  return (
-    `HTTP/1.1 ${answer.status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
-  );
 }

@@ -79,7 +79,7 @@ test('a one-value query parameter given twice, to the letter', () => {
 });
 
 test('the protocol refusals Node used to answer with an empty body, to the letter', () => {
-  assert.equal(HttpError.of('missing_host').message, 'The request has no Host header; an HTTP/1.1 request must name its host (RFC 9112 §3.2).');
+  assert.equal(HttpError.of('missing_host').message, 'The request names no host (its Host header is missing or empty); an HTTP/1.1 request must (RFC 9112 §3.2).');
   assert.equal(HttpError.of('missing_host').status, 400);
   assert.equal(HttpError.of('expectation_failed', { expect: 'garbage' }).message, 'The expectation "garbage" cannot be met: this server knows only "100-continue" (RFC 9110 §10.1.1).');
   assert.equal(HttpError.of('expectation_failed', { expect: 'garbage' }).status, 417);

@@ -8,6 +8,9 @@ import { routingError } from './routing-errors.ts';
 import { malformedUrlError } from './malformed-url.ts';
 import { requestScope, type RequestScope } from './request-scope.ts';
 
+/** The methods some route of a Trellis app may answer: what `OPTIONS *` lists. */
+const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
 /**
  * The guard phase (onRequest): Host validation, trusted hosts, client address behind trusted
  * proxies; in debug, also enters the request scope that keeps the request's log records.
@@ -32,6 +35,11 @@ export const guardPlugin = fp(
       }
       if (malformed) {
         done(malformed);
+        return;
+      }
+      // RFC 9110 §9.3.7: "OPTIONS *" asks about the server as a whole, not a resource.
+      if (request.raw.url === '*' && request.method === 'OPTIONS') {
+        reply.code(204).header('allow', SERVER_METHODS).send();
         return;
       }
       // Routing decides before the body is touched: a request no route answers is a 404 or a 405

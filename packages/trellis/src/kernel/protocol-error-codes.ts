@@ -52,7 +52,7 @@ export const protocolErrorCodes = {
   missing_host: {
     status: 400,
     className: 'BadRequestHttpException',
-    message: () => 'The request has no Host header; an HTTP/1.1 request must name its host (RFC 9112 §3.2).',
+    message: () => 'The request names no host (its Host header is missing or empty); an HTTP/1.1 request must (RFC 9112 §3.2).',
   },
   // RFC 9110 §10.1.1: an expectation other than 100-continue cannot be met.
   expectation_failed: {

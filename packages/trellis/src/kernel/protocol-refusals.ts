@@ -1,15 +1,34 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { answerAfterPipelined, rawProblem } from './client-error-handler.ts';
+import type { Socket } from 'node:net';
 import { HttpError } from './http-error.ts';
+import { answerAfterPipelined, problemBody, rawProblem } from './raw-problem-answer.ts';
 
 /** What an Expect header is quoted with in the 417's message, at most. */
 const MAX_QUOTED = 64;
 
+/** A response of either protocol: HTTP/2's compatibility layer has the same `writeHead` and `end`. */
+type Response = Pick<ServerResponse, 'writeHead' | 'end'> & { shouldKeepAlive?: boolean };
+
 /** The events of Node's HTTP server that it answers itself, with an empty body, when nobody listens. */
 interface ProtocolEvents {
-  on(event: 'checkExpectation', listener: (request: IncomingMessage, response: ServerResponse) => void): unknown;
-  on(event: 'connect', listener: (request: IncomingMessage, socket: Duplex, head: Buffer) => void): unknown;
+  on(event: 'checkExpectation', listener: (request: IncomingMessage, response: Response) => void): unknown;
+  on(event: 'connect', listener: (request: IncomingMessage, socketOrResponse: Socket | Response, head?: Buffer) => void): unknown;
+}
+
+/** `answer` as problem+json on a response object; over HTTP/1.1 the connection closes after it. */
+function answerOn(request: IncomingMessage, response: Response, answer: HttpError): void {
+  const body = problemBody(answer);
+  const http1 = request.httpVersionMajor === 1;
+  // HTTP/2 forbids connection-specific fields (RFC 9113 §8.2.2): its stream ends, not the connection.
+  if (http1) response.shouldKeepAlive = false;
+  response.writeHead(answer.status, {
+    'content-type': 'application/problem+json',
+    'content-length': Buffer.byteLength(body),
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    ...(http1 ? { connection: 'close' } : {}),
+  });
+  response.end(body);
 }
 
 /**
@@ -20,25 +39,20 @@ interface ProtocolEvents {
 export function answerProtocolRefusals(server: ProtocolEvents): void {
   // RFC 9110 §10.1.1: "A server that receives an Expect field value containing a member other
   // than 100-continue MAY respond with a 417 (Expectation Failed)". Node emits this only then.
+  // The body the client meant to send after the expectation is not read: over HTTP/1.1 the
+  // connection closes.
   server.on('checkExpectation', (request, response) => {
     const raw = String(request.headers.expect ?? '');
     const expect = raw.length > MAX_QUOTED ? `${raw.slice(0, MAX_QUOTED - 1)}…` : raw;
-    const answer = HttpError.of('expectation_failed', { expect });
-    const body = JSON.stringify({ type: 'about:blank', title: 'Expectation Failed', status: answer.status, detail: answer.message, code: answer.code });
-    // The body the client meant to send after the expectation is not read: the connection closes.
-    response.shouldKeepAlive = false;
-    response.writeHead(answer.status, {
-      'content-type': 'application/problem+json',
-      'content-length': Buffer.byteLength(body),
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store',
-      connection: 'close',
-    });
-    response.end(body);
+    answerOn(request, response, HttpError.of('expectation_failed', { expect }));
   });
   // RFC 9110 §9.3.6: CONNECT asks the recipient to open a tunnel; an origin server has none to open.
-  server.on('connect', (_request, socket) => {
+  // HTTP/1.1 hands over the socket; HTTP/2 (RFC 9113 §8.5) a response for the stream.
+  server.on('connect', (request, socketOrResponse) => {
+    const answer = HttpError.of('connect_not_supported');
+    if (typeof (socketOrResponse as Response).writeHead === 'function') return answerOn(request, socketOrResponse as Response, answer);
+    const socket = socketOrResponse as Socket;
     socket.on('error', () => socket.destroy());
-    answerAfterPipelined(socket as never, rawProblem(HttpError.of('connect_not_supported')));
+    answerAfterPipelined(socket, rawProblem(answer));
   });
 }

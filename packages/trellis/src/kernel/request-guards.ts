@@ -82,7 +82,8 @@ export function guardRequest(request: FastifyRequest, options: GuardOptions): st
   const host = requestHost(request);
   // RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1
   // request message that lacks a Host header field" (Node's own check is off: create-app.ts).
-  if (!host && request.raw.httpVersion === '1.1') throw HttpError.of('missing_host');
+  // The field itself: an absolute-form target names a host too, but does not excuse the field.
+  if (request.raw.httpVersion === '1.1' && !request.headers.host) throw HttpError.of('missing_host');
   if (host && !isValidHost(host)) throw HttpError.of('invalid_host', { host });
   if (options.trustedHosts.length > 0) {
     const name = hostnameOf(host ?? '');

@@ -81,12 +81,7 @@ export function replaceEncodedJwts(text: string, onJwt?: (run: string) => void):
   for (let i = 0; i < parts.length; i += 2) {
     const run = parts[i]!;
     if (!run.includes('%')) continue;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(run.replaceAll('+', ' '));
-    } catch {
-      continue;
-    }
+    const decoded = lenientlyDecoded(run);
     if (decoded === run || !holdsJwt(decoded)) continue;
     onJwt?.(run);
     parts[i] = REDACTED;
@@ -101,4 +96,19 @@ export function holdsEncodedJwt(text: string): boolean {
   let found = false;
   replaceEncodedJwts(text, () => (found = true));
   return found;
+}
+
+/**
+ * `run` with its escapes decoded as a lenient reader (URLSearchParams) would: a malformed escape
+ * or a byte that is no UTF-8 beside the token must not hide it, so each run of escapes is decoded
+ * on its own, and one that is not UTF-8 byte by byte.
+ */
+function lenientlyDecoded(run: string): string {
+  return run.replaceAll('+', ' ').replace(/(?:%[0-9A-Fa-f]{2})+/g, (escapes) => {
+    try {
+      return decodeURIComponent(escapes);
+    } catch {
+      return Buffer.from(escapes.replaceAll('%', ''), 'hex').toString('latin1');
+    }
+  });
 }

@@ -7,6 +7,10 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import { once } from 'node:events';
+
+const warnings: Error[] = [];
+process.on('warning', (w) => warnings.push(w));
 import { maxHeaderSize } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../src/index.ts';
@@ -40,6 +44,11 @@ for (const mode of ['production', 'debug'] as const) {
       app = await createApp({ config: testConfig(mode === 'production' ? { NODE_ENV: 'production', PROFILER: '0' } : {}), tls: null });
       app.get('/hello', async () => ({ hello: 'world' }));
       app.post('/echo', async (request) => request.body);
+      // Answers after a while: bytes sent meanwhile find a response in flight.
+      app.get('/slow', async () => {
+        await new Promise((r) => setTimeout(r, 300));
+        return { slow: true };
+      });
       await app.listen({ port: 0, host: '127.0.0.1' });
       port = (app.server.address() as { port: number }).port;
     });
@@ -68,13 +77,13 @@ for (const mode of ['production', 'debug'] as const) {
     // Requests Node's server answered itself with an empty body, or with none at all.
     const refusals: [string, string, number, string, string][] = [
       ['an Expect other than 100-continue', 'POST /echo HTTP/1.1\r\nHost: a.test\r\nExpect: garbage\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', 417, 'expectation_failed', 'The expectation "garbage" cannot be met: this server knows only "100-continue" (RFC 9110 §10.1.1).'],
-      ['an HTTP/1.1 request without Host', 'GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'missing_host', 'The request has no Host header; an HTTP/1.1 request must name its host (RFC 9112 §3.2).'],
-      ['an empty Host', 'GET /hello HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n', 400, 'missing_host', 'The request has no Host header; an HTTP/1.1 request must name its host (RFC 9112 §3.2).'],
+      ['an HTTP/1.1 request without Host', 'GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'missing_host', 'The request names no host (its Host header is missing or empty); an HTTP/1.1 request must (RFC 9112 §3.2).'],
+      ['an empty Host', 'GET /hello HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n', 400, 'missing_host', 'The request names no host (its Host header is missing or empty); an HTTP/1.1 request must (RFC 9112 §3.2).'],
       ['CONNECT', 'CONNECT a.test:443 HTTP/1.1\r\nHost: a.test:443\r\n\r\n', 400, 'connect_not_supported', 'CONNECT is not supported: this server is not a proxy (RFC 9110 §9.3.6).'],
       ['a target in asterisk-form for GET', 'GET *hello HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n', 400, 'invalid_request_target', 'The request target "*hello" is neither a path nor an absolute URI; "*" is for OPTIONS alone (RFC 9112 §3.2).'],
     ];
     for (const [name, bytes, status, code, detail] of refusals) {
-      test(`${name}: ${status} ${code} in problem+json with nosniff, and the connection closes`, async () => {
+      test(`${name}: ${status} ${code} in problem+json with nosniff`, async () => {
         const r = parse(await raw(port, bytes));
         assert.equal(r.status, status);
         assert.equal(r.headers['content-type']?.split(';')[0], 'application/problem+json');
@@ -83,6 +92,40 @@ for (const mode of ['production', 'debug'] as const) {
         assert.equal(r.body.code, code);
       });
     }
+
+    test('an absolute-form target does not excuse a missing Host field (RFC 9112 §3.2)', async () => {
+      const r = parse(await raw(port, 'GET http://a.test/hello HTTP/1.1\r\nConnection: close\r\n\r\n'));
+      assert.equal(r.status, 400);
+      assert.equal(r.body.code, 'missing_host');
+    });
+
+    test('OPTIONS * asks about the server: 204 with the methods it may answer', async () => {
+      const answer = await raw(port, 'OPTIONS * HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n');
+      assert.match(answer, /^HTTP\/1\.1 204 /);
+      assert.match(answer, /\r\nallow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n/i);
+    });
+
+    test('a long target with large headers after it is still the target\'s 414', async () => {
+      const r = parse(await raw(port, `GET /${'a'.repeat(9000)} HTTP/1.1\r\nHost: a.test\r\nX-Big: ${'b'.repeat(8000)}\r\n\r\n`));
+      assert.equal(r.status, 414);
+    });
+
+    test('bytes after the bad ones are not answered again: one 400, no listener piles up on the response in flight', async () => {
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      let answer = '';
+      socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+      socket.write('GET /slow HTTP/1.1\r\nHost: a.test\r\n\r\nGEX / HTTP/1.1\r\n\r\n');
+      // Each chunk, apart in time, is reported as one more parse error while /slow is in flight.
+      for (let i = 0; i < 30; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        if (!socket.destroyed) socket.write('x');
+      }
+      await once(socket, 'close');
+      assert.ok(answer.startsWith('HTTP/1.1 200 '), answer.slice(0, 60));
+      assert.equal(answer.split('HTTP/1.1 400 ').length, 2, answer);
+      assert.equal(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').length, 0);
+    });
 
     test('an HTTP/1.0 request may leave Host out', async () => {
       const answer = await raw(port, 'GET /hello HTTP/1.0\r\n\r\n');

@@ -85,6 +85,31 @@ describe('HTTPS with a self-signed certificate (HTTPS=1, debug)', () => {
     const ok = await h2(port, '/');
     assert.equal(ok.status, 200);
   });
+
+  test('HTTP/2 CONNECT and an unmet Expect: problem+json on the stream, no connection header (RFC 9113 §8.2.2)', async () => {
+    const ask = (headers: http2.OutgoingHttpHeaders) =>
+      new Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const client = http2.connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false });
+        client.on('error', reject);
+        const req = client.request(headers);
+        let status = 0;
+        let got: http2.IncomingHttpHeaders = {};
+        let body = '';
+        req.on('response', (h) => ((status = Number(h[':status'])), (got = h)));
+        req.on('data', (c) => (body += c));
+        req.on('end', () => (client.close(), resolve({ status, headers: got, body })));
+        req.on('error', reject);
+        req.end();
+      });
+    const connect = await ask({ ':method': 'CONNECT', ':authority': 'a.test:443' });
+    assert.equal(connect.status, 400);
+    assert.equal(connect.headers['content-type'], 'application/problem+json');
+    assert.equal(JSON.parse(connect.body).code, 'connect_not_supported');
+    const expect = await ask({ ':method': 'GET', ':path': '/', expect: 'garbage' });
+    assert.equal(expect.status, 417);
+    assert.equal(JSON.parse(expect.body).code, 'expectation_failed');
+    assert.equal(expect.headers.connection, undefined);
+  });
 });
 
 test('HTTPS=1 is refused outside debug, with one line naming the variable', () => {
