@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 /**
  * A small catalogue for the resource tests: writers and novels, with every property kind a
  * filter or format must handle (text, nullable text, relation, date, number, boolean).
@@ -131,4 +132,23 @@ export async function appFor(db: Database, env: Record<string, string> = {}): Pr
   const app = await createApp({ config: testConfig({ PROFILER: '0', ...env }), resources: [Writer, Novel], database: db, tls: null });
   await app.ready();
   return app;
+}
+
+/**
+ * A fresh app on `backend` for the enclosing `describe`: opened before its tests, closed after.
+ * Returns the app's getter (the app exists only once `before` has run).
+ */
+export function appPerSuite(backend: Backend): () => FastifyInstance {
+  let app: FastifyInstance | undefined;
+  let close: (() => Promise<void>) | undefined;
+  before(async () => {
+    const opened = await backend.open();
+    close = opened.close;
+    app = await appFor(opened.db);
+  });
+  after(async () => {
+    await app?.close();
+    await close?.();
+  });
+  return () => app!;
 }

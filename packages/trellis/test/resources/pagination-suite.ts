@@ -3,25 +3,14 @@
  * bounds of page and itemsPerPage, and a one-value parameter given twice. Each suite gets a fresh
  * database (resource-suite.ts holds the rest of the resource API's behaviour).
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance } from 'fastify';
-import { appFor, type Backend } from './fixtures.ts';
+import { appPerSuite, type Backend } from './fixtures.ts';
 
 export function paginationSuite(backend: Backend, skip: string | false): void {
   describe(`pagination parameters on ${backend.name}`, { skip }, () => {
-    let app: FastifyInstance;
-    let close: () => Promise<void>;
-    before(async () => {
-      const opened = await backend.open();
-      close = opened.close;
-      app = await appFor(opened.db);
-    });
-    after(async () => {
-      await app?.close();
-      await close?.();
-    });
-    const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+    const current = appPerSuite(backend);
+    const get = (url: string, headers: Record<string, string> = {}) => current().inject({ method: 'GET', url, headers });
 
     test('itemsPerPage is capped by the maximum; bad page values are 400s', async () => {
       assert.equal((await get('/novels?itemsPerPage=50')).json().member.length, 5);

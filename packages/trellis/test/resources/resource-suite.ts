@@ -3,31 +3,20 @@
  * formats, negotiation, Link, validation, merge-patch, conditional requests, filters, pagination,
  * stage and query events. Each test gets a fresh database.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance } from 'fastify';
 import { subscribe, type DbQueryEvent, type ResourceStageEvent, type ResourceStagesEvent } from '../../src/observe/channels.ts';
-import { appFor, seen, type Backend } from './fixtures.ts';
+import { appPerSuite, seen, type Backend } from './fixtures.ts';
 
 const DOC_LINK = '<http://localhost:80/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
 const SUPPORTED = '"application/ld+json", "application/json", "application/hal+json", "application/vnd.api+json"';
 
 export function resourceSuite(backend: Backend, skip: string | false): void {
   describe(`resources on ${backend.name}`, { skip }, () => {
-    let app: FastifyInstance;
-    let close: () => Promise<void>;
-    before(async () => {
-      const opened = await backend.open();
-      close = opened.close;
-      app = await appFor(opened.db);
-    });
-    after(async () => {
-      await app?.close();
-      await close?.();
-    });
-    const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+    const current = appPerSuite(backend);
+    const get = (url: string, headers: Record<string, string> = {}) => current().inject({ method: 'GET', url, headers });
     const send = (method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body: unknown, contentType = 'application/ld+json', headers: Record<string, string> = {}) =>
-      app.inject({ method, url, payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': contentType, ...headers } });
+      current().inject({ method, url, payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': contentType, ...headers } });
 
     test('an item in JSON-LD: context, id, type, relations as IRIs', async () => {
       const res = await get('/novels/1');
@@ -104,7 +93,7 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
         `${DOC_LINK}, <http://localhost:80/novels.json?page=1>; rel="first", <http://localhost:80/novels.json?page=2>; rel="last", <http://localhost:80/novels.json?page=1>; rel="prev"`,
       );
       // Following them stays in that format; without an extension the links have none.
-      const next = await app.inject({ url: '/novels.json?page=1' });
+      const next = await current().inject({ url: '/novels.json?page=1' });
       assert.match(String(next.headers['content-type']), /^application\/json/);
       assert.match(String(next.headers.link), /<http:\/\/localhost:80\/novels\.json\?page=2>; rel="next"/);
       const ld = (await get('/novels.jsonld?itemsPerPage=2')).json();
@@ -359,11 +348,11 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
 
       test('DELETE: 204, then 404; a still-referenced item is a 409', async () => {
         const created = (await send('POST', '/novels', { title: 'Doomed', writer: '/writers/3', publishedOn: '2020-01-01', price: 1, available: false })).json();
-        const res = await app.inject({ method: 'DELETE', url: `/novels/${created.id}` });
+        const res = await current().inject({ method: 'DELETE', url: `/novels/${created.id}` });
         assert.equal(res.statusCode, 204);
         assert.equal(res.body, '');
         assert.equal((await get(`/novels/${created.id}`)).statusCode, 404);
-        const referenced = await app.inject({ method: 'DELETE', url: '/writers/1' });
+        const referenced = await current().inject({ method: 'DELETE', url: '/writers/1' });
         assert.equal(referenced.statusCode, 409);
         assert.equal(referenced.json().detail, '"/writers/1" cannot be deleted: other resources still reference it.');
       });
@@ -389,7 +378,7 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
       assert.deepEqual(res.json(), { '@context': '/contexts/Entrypoint', '@id': '/', '@type': 'Entrypoint', writer: '/writers', novel: '/novels' });
       assert.equal(res.headers.link, DOC_LINK);
       for (const url of ['/nowhere', '/contexts/Novel', '/contexts/Nope']) assert.equal((await get(url)).headers.link, DOC_LINK, url);
-      const preflight = await app.inject({ method: 'OPTIONS', url: '/novels', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } });
+      const preflight = await current().inject({ method: 'OPTIONS', url: '/novels', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } });
       assert.equal(preflight.headers.link, undefined);
     });
   });
