@@ -100,6 +100,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   ) as unknown as FastifyInstance;
 
   answerProtocolRefusals(app.server as unknown as Parameters<typeof answerProtocolRefusals>[0]);
+  // The HTTP/1.1 fallback of the TLS server reads the same property, but takes no `http` options.
+  (app.server as { requireHostHeader?: boolean }).requireHostHeader = false;
 
   const name = options.name ?? 'Trellis API';
   const resources = options.resources ?? [];

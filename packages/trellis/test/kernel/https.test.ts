@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http2 from 'node:http2';
 import https from 'node:https';
+import tls from 'node:tls';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createApp, tlsCredentials } from '../../src/index.ts';
@@ -84,6 +86,17 @@ describe('HTTPS with a self-signed certificate (HTTPS=1, debug)', () => {
     assert.equal(notAllowed.headers.allow, 'GET, HEAD');
     const ok = await h2(port, '/');
     assert.equal(ok.status, 200);
+  });
+
+  test('HTTP/1.1 over TLS without Host: the same problem+json 400 as in plain HTTP', async () => {
+    const socket = tls.connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
+    await once(socket, 'secureConnect');
+    let answer = '';
+    socket.on('data', (c: Buffer) => (answer += c.toString('utf8')));
+    socket.write('GET / HTTP/1.1\r\nConnection: close\r\n\r\n');
+    await once(socket, 'close');
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.equal(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code, 'missing_host');
   });
 
   test('HTTP/2 CONNECT and an unmet Expect: problem+json on the stream, no connection header (RFC 9113 §8.2.2)', async () => {
