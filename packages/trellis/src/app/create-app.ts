@@ -95,13 +95,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   // HTTP/2 over TLS, with HTTP/1.1 for clients that do not offer h2 in ALPN.
   const app = (
     tls
-      ? Fastify({ ...(serverOptions as object), http2: true, https: { allowHTTP1: true, cert: tls.cert, key: tls.key } })
+      ? // The TLS server takes the HTTP/1.1 fallback's settings (deadlines, Host) with its own options.
+        Fastify({ ...(serverOptions as object), http2: true, https: { allowHTTP1: true, cert: tls.cert, key: tls.key, ...serverOptions.http } })
       : Fastify(serverOptions as FastifyServerOptions)
   ) as unknown as FastifyInstance;
 
   answerProtocolRefusals(app.server as unknown as Parameters<typeof answerProtocolRefusals>[0]);
-  // The HTTP/1.1 fallback of the TLS server reads the same property, but takes no `http` options.
-  (app.server as { requireHostHeader?: boolean }).requireHostHeader = false;
 
   const name = options.name ?? 'Trellis API';
   const resources = options.resources ?? [];
