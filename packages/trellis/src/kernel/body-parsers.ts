@@ -51,7 +51,7 @@ export function textStreamParser(request: FastifyRequest, payload: Readable, don
 /** Any other media type: 415 (RFC 9110 §15.5.16), or, for a deferred route, the handler decides. */
 export function otherTypesParser(request: FastifyRequest, payload: Readable, done: Done): void {
   if (bodyDeferred(request)) return done(null, payload);
-  done(HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: [...(request.routeOptions?.config?.inputMediaTypes ?? request.server.trellis?.contentTypes ?? [])].map((t) => `"${t}"`).join(', ') }));
+  done(HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: [...(request.server.trellis?.contentTypes ?? [])].map((t) => `"${t}"`).join(', ') }));
 }
 
 /** Replaces Fastify's parsers with these (application/json, text/plain, and every other type). */

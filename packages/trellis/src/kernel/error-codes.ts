@@ -113,14 +113,14 @@ export const errorCodes = {
     message: (p) =>
       `The content-type "${p.contentType}" is not supported. Supported MIME types are ${p.supported}.`,
   },
-  // RFC 9110 §15.5.16: a content coding the server does not decode is refused, with the codings
-  // it accepts in Accept-Encoding (§12.5.3); read as identity, a gzip body was parsed as garbage.
   // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; a body declared otherwise would be misread.
   unsupported_charset: {
     status: 415,
     className: 'UnsupportedMediaTypeHttpException',
     message: (p) => `The charset "${p.charset}" is not supported: send JSON as UTF-8 (RFC 8259 §8.1).`,
   },
+  // RFC 9110 §15.5.16: a content coding the server does not decode is refused, with the codings
+  // it accepts in Accept-Encoding (§12.5.3); read as identity, a gzip body was parsed as garbage.
   unsupported_content_encoding: {
     status: 415,
     className: 'UnsupportedMediaTypeHttpException',

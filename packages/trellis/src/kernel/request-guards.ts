@@ -24,6 +24,15 @@ export function isValidHost(host: string): boolean {
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
 }
 
+/** Whether TRUSTED_HOSTS lists the name of `host` (its port left out). */
+export function isTrustedHost(trustedHosts: readonly RegExp[], host: string): boolean {
+  const name = hostnameOf(host);
+  return trustedHosts.some((re) => {
+    re.lastIndex = 0;
+    return re.test(name);
+  });
+}
+
 export function hostnameOf(host: string): string {
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1).toLowerCase();
   const colon = host.lastIndexOf(':');
@@ -86,8 +95,7 @@ export function guardRequest(request: FastifyRequest, options: GuardOptions): st
   if (request.raw.httpVersion === '1.1' && !request.headers.host) throw HttpError.of('missing_host');
   if (host && !isValidHost(host)) throw HttpError.of('invalid_host', { host });
   if (options.trustedHosts.length > 0) {
-    const name = hostnameOf(host ?? '');
-    if (!options.trustedHosts.some((re) => re.test(name))) throw HttpError.of('untrusted_host', { host: name });
+    if (!isTrustedHost(options.trustedHosts, host ?? '')) throw HttpError.of('untrusted_host', { host: hostnameOf(host ?? '') });
   }
   const clientIp = resolveClientIp(request, options);
   request.trellisOrigin = validatedOrigin(request, host);

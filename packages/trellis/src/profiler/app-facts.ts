@@ -1,4 +1,5 @@
 import { redactPairs } from '../logging/redact-query.ts';
+import { secretKeyMatcher } from '../logging/redact-secrets.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -56,23 +57,21 @@ export function ownVersion(): string {
 /** The variables Trellis reads (config.ts and the table in the README) whose values the panel shows. */
 const SHOWN = new Set(['APP_DEBUG', 'BODY_LIMIT', 'CORS_ALLOW_ORIGIN', 'DATABASE_QUERY_TIMEOUT', 'DATABASE_URL', 'DATABASE_WAIT', 'HOST', 'HTTPS', 'JSON_MAX_DEPTH', 'JSON_MAX_MEMBERS', 'JWT_AUDIENCE', 'JWT_ISSUER', 'JWT_TTL', 'JWT_PUBLIC_KEY', 'LOGIN_ACCOUNT_THROTTLE', 'LOGIN_THROTTLE', 'LOG_LEVEL', 'NODE_ENV', 'PASSWORD_HASH_CONCURRENCY', 'PASSWORD_HASH_QUEUE', 'PORT', 'PROFILER', 'PROFILER_ALLOW', 'PROFILER_DSN', 'PROFILER_MAX_BACKLOG', 'PROFILER_MAX_BODY', 'PROFILER_MAX_PROFILES', 'PROFILER_ONLY', 'PROFILER_REDACT_KEYS', 'PROFILER_SAMPLE', 'PROFILER_TTL', 'REDIS_URL', 'REQUEST_TIMEOUT', 'TLS_CERT', 'TRUSTED_HOSTS', 'TRUSTED_PROXIES']);
 
-/** Query parameters that carry a connection's credentials (`?password=`, pg's and ioredis's spelling). */
-const URL_SECRET = /^(password|passwd|pass|pwd|secret|token|api[-_]?key|sslpassword|sslkey|auth)$/i;
-
 /**
  * A connection URL's credentials replaced: the password of its userinfo up to the last "@" (a raw
- * "@" may stand in a password; a host never holds one: RFC 3986 §3.2), and a password given as a
- * query parameter, which pg and ioredis both read (`redis://h:6379/0?password=…`). Other text unchanged.
+ * "@" may stand in a password; a host never holds one: RFC 3986 §3.2), and a secret-named query
+ * parameter (`redis://h:6379/0?password=…`, read by pg and ioredis alike). Other text unchanged.
  */
-export function withoutUrlPassword(value: string): string {
+export function withoutUrlPassword(value: string, isSecret: (name: string) => boolean = secretKeyMatcher()): string {
   const userinfo = value.replace(/(\b[a-z][\w+.-]*:\/\/[^/:@\s]*:)[^/?#\s]*@/gi, '$1[redacted]@');
   const q = userinfo.indexOf('?');
   if (!/^[a-z][\w+.-]*:/i.test(userinfo) || q < 0) return userinfo;
-  return `${userinfo.slice(0, q + 1)}${redactPairs(userinfo.slice(q + 1), (name) => URL_SECRET.test(name))}`;
+  return `${userinfo.slice(0, q + 1)}${redactPairs(userinfo.slice(q + 1), isSecret)}`;
 }
 
 export function appFacts(app: FastifyInstance, config: TrellisConfig): AppFacts {
   const redaction = new Redaction(config.profiler.redactKeys);
+  const isSecret = secretKeyMatcher(config.profiler.redactKeys);
   const set = Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string').sort(([a], [b]) => a.localeCompare(b));
   const env = redaction.fields(Object.fromEntries(set.map(([k, v]) => [k, SHOWN.has(k) ? v : '(set, not shown)'])));
   const registry = (app as { resources?: FastifyInstance['resources'] }).resources?.registry;
@@ -93,10 +92,10 @@ export function appFacts(app: FastifyInstance, config: TrellisConfig): AppFacts 
       Debug: config.debug ? 'on' : 'off',
       'Log level': config.logLevel,
       Listening: `${config.host}:${config.port}`,
-      Database: withoutUrlPassword(config.databaseUrl),
+      Database: withoutUrlPassword(config.databaseUrl, isSecret),
     },
     features: {
-      'Profile store': withoutUrlPassword(config.profiler.dsn),
+      'Profile store': withoutUrlPassword(config.profiler.dsn, isSecret),
       'Profiler allowed to': config.profiler.allow.length > 0 ? config.profiler.allow.join(', ') : 'loopback only',
       'Profile body limit': `${config.profiler.maxBodyBytes} bytes`,
       'Recording': config.profiler.keep.only ? `only ${[config.profiler.keep.only.errors ? 'errors' : '', config.profiler.keep.only.slowMs !== null ? `slow (${config.profiler.keep.only.slowMs} ms)` : ''].filter(Boolean).join(' and ')}` : config.profiler.keep.sample >= 1 ? 'every request' : `${config.profiler.keep.sample * 100} % of requests, failures and slow ones always`,
@@ -111,6 +110,6 @@ export function appFacts(app: FastifyInstance, config: TrellisConfig): AppFacts 
       'Login throttle': config.loginThrottle.perClient ? `${config.loginThrottle.perClient.max} per ${config.loginThrottle.perClient.windowSeconds} s per client` : 'off',
     },
     resources: (registry?.resources ?? []).map((r) => ({ name: r.name, path: r.path, operations: r.operations.map((o) => `${o.name} (${o.method} ${o.path})`) })),
-    env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, withoutUrlPassword(String(v))])),
+    env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, withoutUrlPassword(String(v), isSecret)])),
   };
 }

@@ -1,4 +1,4 @@
-import { hostnameOf } from '../kernel/request-guards.ts';
+import { hostnameOf, isTrustedHost } from '../kernel/request-guards.ts';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
@@ -19,11 +19,6 @@ export function rebindingGuard(trustedHosts: readonly RegExp[]): (host: string |
   return (host) => {
     if (!host) return false;
     const name = hostnameOf(host).replace(/\.$/, '');
-    if (IPV4.test(name) || name.startsWith('[') || name === 'localhost' || name.endsWith('.localhost')) return true;
-    const listed = hostnameOf(host);
-    return trustedHosts.some((re) => {
-      re.lastIndex = 0;
-      return re.test(listed);
-    });
+    return IPV4.test(name) || name.startsWith('[') || name === 'localhost' || name.endsWith('.localhost') || isTrustedHost(trustedHosts, host);
   };
 }
