@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateConfig } from '../app/config.ts';
 import { HttpError } from '../kernel/http-error.ts';
@@ -19,6 +20,9 @@ interface Verdict {
   readonly ttl: number;
 }
 type Limiter = (request: FastifyRequest, options?: { increment?: boolean }) => Promise<Verdict>;
+/** Where the shared counters live: `trellis:login-throttle:client:<address>`, `…:account:<digest>`. */
+export const REDIS_KEY_PREFIX = 'trellis:login-throttle:';
+
 /** The key a limiter counts under, put on the object handed to it (see `keyed`). */
 const KEY = Symbol('trellis.throttleKey');
 type Keyed = FastifyRequest & { [KEY]: string };
@@ -67,7 +71,7 @@ export class LoginThrottle {
         }
         redis.once('ready', done);
       });
-      shared = await limiterFactory(app, { redis, nameSpace: 'trellis:login-throttle:', skipOnError: true });
+      shared = await limiterFactory(app, { store: flatRedisStore(redis, REDIS_KEY_PREFIX), skipOnError: true });
     }
     const limiters = (rate: RateConfig | null): Limiter[] => {
       if (rate === null) return [];
@@ -120,6 +124,26 @@ async function limiterFactory(app: FastifyInstance, store: Record<string, unknow
     factory = (settings) => child.createRateLimit(settings) as Limiter;
   });
   return factory!;
+}
+
+/**
+ * @fastify/rate-limit's Redis store, counting every limiter under `prefix` + its key. The stock
+ * store gives each limiter a child keyed by its route's method and URL, which a limiter made with
+ * `createRateLimit` does not have: its keys read `…undefinedundefined-client:…`. Our keys already
+ * say what they count (`client:`, `account:`).
+ */
+function flatRedisStore(redis: unknown, prefix: string): new (params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) => unknown {
+  // The store is not in the package's documented API, but it is the one its `redis` option builds.
+  const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as new (continueExceeding: boolean | undefined, exponentialBackoff: boolean | undefined, redis: unknown, key: string) => object;
+  return class FlatRedisStore extends RedisStore {
+    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+      super(params.continueExceeding, params.exponentialBackoff, redis, prefix);
+    }
+
+    child(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }): object {
+      return new FlatRedisStore(params);
+    }
+  };
 }
 
 /** The request, with the key its limiters count under (the plugin reads routeOptions from it). */

@@ -5,10 +5,11 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { redisForTests } from '../../src/testing/services.ts';
 import { tcpProxy } from '../../src/testing/tcp-proxy.ts';
+import { REDIS_KEY_PREFIX } from '../../src/security/login-throttle.ts';
 import type { UserProvider } from '../../src/security/user-provider.ts';
 import { PASSWORDS, securedApp, users } from './security-fixtures.ts';
 
@@ -182,6 +183,25 @@ describe('login throttling across processes (Redis)', async () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  test('the shared counters are kept under keys that say what they count', { skip: redis.skip }, async () => {
+    const app = await securedApp({ ...PROXIED, LOGIN_THROTTLE: '4/1m', LOGIN_ACCOUNT_THROTTLE: '5/1m', REDIS_URL: redis.url! });
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url!);
+    try {
+      const address = someClient();
+      const account = `keys-${randomInt(1e9)}@example.test`;
+      assert.equal((await login(app, account, 'wrong', address)).statusCode, 401);
+      const keys = (await client.keys(`${REDIS_KEY_PREFIX}*`)).sort();
+      assert.ok(keys.includes(`${REDIS_KEY_PREFIX}client:${address}`), keys.join(', '));
+      assert.equal(keys.filter((k) => k.includes('undefined')).length, 0, keys.join(', '));
+      const digest = createHash('sha256').update(account).digest('base64url').slice(0, 24);
+      assert.equal(await client.get(`${REDIS_KEY_PREFIX}account:${digest}`), '1');
+    } finally {
+      client.disconnect();
+      await app.close();
     }
   });
 
