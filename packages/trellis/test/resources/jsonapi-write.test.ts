@@ -2,7 +2,8 @@
  * JSON:API 1.1, Creating and Updating Resources: a resource object of another type than the
  * endpoint's is a 409, an update naming another id a 409, a creation choosing its own id a 403;
  * a relationship linkage of another type than the relationship's is refused, never read as an
- * id of the right type. Exact messages, JSON:API error documents.
+ * id of the right type; a relationship without resource linkage (only `links`, a bare value, a name
+ * that is not a relationship) is a malformed document (400). Exact messages, JSON:API error documents.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,6 +53,27 @@ test('a linkage of another type than the relationship\'s is refused, not read as
   const untyped = await send('POST', '/reviews', review({}, { id: '2' }));
   assert.equal(untyped.statusCode, 201, 'a linkage without a type is read as the relationship\'s type');
   assert.deepEqual(untyped.json().data.relationships.author, { data: { type: 'User', id: '2' } });
+});
+
+test('a relationship is a relationship object with resource linkage, else the document is malformed (400), not a value to validate', async () => {
+  const sent = (relationships: Record<string, unknown>) => send('POST', '/reviews', { ...review(), relationships: { book: { data: { type: 'Book', id: '1' } }, ...relationships } });
+  const noData = 'The request body must be a JSON:API document whose relationship "author" is an object with a "data" member.';
+  for (const author of [{ links: { related: '/users/2' } }, { meta: {} }, {}, 5, 'x', [], null, true]) {
+    assert.deepEqual(error(await sent({ author })), [400, noData], JSON.stringify(author));
+  }
+  const notLinkage = 'The request body must be a JSON:API document whose relationship "author" has "data": null or {"type": "User", "id": "…"}.';
+  for (const data of [{ type: 'User', id: 2 }, { type: 'User' }, [{ type: 'User', id: '2' }], 'x', '/users/2', 2, []]) {
+    assert.deepEqual(error(await sent({ author: { data } })), [400, notLinkage], JSON.stringify(data));
+  }
+  const notRelationship = (name: string) => `The request body must be a JSON:API resource object whose relationships are among "author", "book" ("${name}" is not one).`;
+  for (const name of ['rating', 'body', 'nope', 'Author']) {
+    assert.deepEqual(error(await sent({ [name]: { data: { type: 'User', id: '2' } } })), [400, notRelationship(name)], name);
+  }
+  // An id is a segment of the related resource's IRI, never a path that leaves it.
+  for (const id of ['2/../../books/1', '2?x=1', '']) {
+    const res = await sent({ author: { data: { type: 'User', id } } });
+    assert.deepEqual([res.statusCode, res.json().errors[0].detail, res.json().errors[0].source], [422, `Invalid IRI "/users/${id}": expected an IRI of a User.`, { pointer: '/data/relationships/author' }], id);
+  }
 });
 
 test('access control comes first: an anonymous write is a 401 whatever the document says', async () => {

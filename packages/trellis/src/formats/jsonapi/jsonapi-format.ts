@@ -2,7 +2,7 @@ import type { ResourceDefinition } from '../../resources/define-resource.ts';
 import { Ref } from '../../resources/ref.ts';
 import type { Item } from '../../resources/state-provider.ts';
 import { HttpError } from '../../kernel/http-error.ts';
-import { invalidBody, requireObject, type Format } from '../format.ts';
+import { invalidBody, requireObject, type DecodeContext, type Format } from '../format.ts';
 
 interface ResourceObject {
   id: string;
@@ -41,6 +41,32 @@ function resourceObject(resource: ResourceDefinition, item: Item, included: Map<
   const out: ResourceObject = { id: String(item.id), type: resource.name, attributes, links: { self: `${resource.path}/${item.id}` } };
   if (Object.keys(relationships).length > 0) out.relationships = relationships;
   return out;
+}
+
+/**
+ * A relationship of a resource object sent by a client, as the IRI (or null) the resource's
+ * property holds. JSON:API 1.1, Updating a Resource's Relationships: a relationship in a request
+ * MUST be a relationship object with a `data` member (resource linkage); anything else (only
+ * `links`, a bare value, a name that is not a relationship) is a malformed document: 400, never
+ * a value validated as if it were the property's.
+ */
+function linkageIri(key: string, rel: unknown, ctx: DecodeContext): string | null {
+  const property = ctx.resource.property.get(key);
+  const target = property?.relation ? ctx.registry.get(property.relation) : undefined;
+  if (!target) {
+    const names = ctx.resource.relations.map((p) => `"${p.name}"`);
+    throw invalidBody(names.length === 0 ? `a JSON:API resource object without "relationships" (${ctx.resource.name} has none)` : `a JSON:API resource object whose relationships are among ${names.join(', ')} ("${key}" is not one)`);
+  }
+  if (rel === null || typeof rel !== 'object' || Array.isArray(rel) || !('data' in rel)) throw invalidBody(`a JSON:API document whose relationship "${key}" is an object with a "data" member`);
+  const linkage = (rel as { data: unknown }).data;
+  if (linkage === null) return null;
+  if (typeof linkage !== 'object' || Array.isArray(linkage) || typeof (linkage as { id?: unknown }).id !== 'string') {
+    throw invalidBody(`a JSON:API document whose relationship "${key}" has "data": null or {"type": "${target.name}", "id": "…"}`);
+  }
+  // A linkage names its type: a Book where the relationship holds a User is not User 2.
+  const linked = (linkage as { type?: unknown }).type;
+  if (linked !== undefined && linked !== target.name) throw invalidBody(`a JSON:API document whose relationship "${key}" links resources of type "${target.name}"`);
+  return `${target.path}/${(linkage as { id: string }).id}`;
 }
 
 /**
@@ -98,16 +124,7 @@ export const jsonapiFormat: Format = {
     const out: Record<string, unknown> = attributes === undefined ? {} : { ...requireObject(attributes, 'a JSON:API document whose "attributes" is an object') };
     if (relationships !== undefined) {
       for (const [key, rel] of Object.entries(requireObject(relationships, 'a JSON:API document whose "relationships" is an object'))) {
-        const linkage = (rel as { data?: unknown } | null)?.data;
-        const property = ctx.resource.property.get(key);
-        const target = property?.relation ? ctx.registry.get(property.relation) : undefined;
-        if (linkage === null) out[key] = null;
-        else if (target && typeof linkage === 'object' && typeof (linkage as { id?: unknown }).id === 'string') {
-          // A linkage names its type: a Book where the relationship holds a User is not User 2.
-          const linked = (linkage as { type?: unknown }).type;
-          if (linked !== undefined && linked !== target.name) throw invalidBody(`a JSON:API document whose relationship "${key}" links resources of type "${target.name}"`);
-          out[key] = `${target.path}/${(linkage as { id: string }).id}`;
-        } else out[key] = linkage;
+        out[key] = linkageIri(key, rel, ctx);
       }
     }
     return out;
