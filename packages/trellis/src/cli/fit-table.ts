@@ -1,3 +1,5 @@
+import { ellipsis } from '../logging/cut-string.ts';
+
 /**
  * Column widths for a table that fits `width` characters: every column as wide as its widest cell,
  * and when the whole is too wide, the `flex` column (a URL) gives up what is missing, down to
@@ -14,7 +16,7 @@ export function columnWidths(rows: readonly (readonly string[])[], width: number
 
 /** A cell cut to `width` (an ellipsis says so) and padded, unless it is the last one. */
 export function fitCell(text: string, width: number, last: boolean): string {
-  const cut = text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
+  const cut = ellipsis(text, width);
   return last ? cut : cut.padEnd(width);
 }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { HttpError } from './http-error.ts';
 import { answerAfterPipelined, problemBody, rawProblem } from './raw-problem-answer.ts';
+import { ellipsis } from '../logging/cut-string.ts';
 
 /** What an Expect header is quoted with in the 417's message, at most. */
 const MAX_QUOTED = 64;
@@ -43,7 +44,7 @@ export function answerProtocolRefusals(server: ProtocolEvents): void {
   // connection closes.
   server.on('checkExpectation', (request, response) => {
     const raw = String(request.headers.expect ?? '');
-    const expect = raw.length > MAX_QUOTED ? `${raw.slice(0, MAX_QUOTED - 1)}…` : raw;
+    const expect = ellipsis(raw, MAX_QUOTED);
     answerOn(request, response, HttpError.of('expectation_failed', { expect }));
   });
   // RFC 9110 §9.3.6: CONNECT asks the recipient to open a tunnel; an origin server has none to open.

@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import { HttpError } from './http-error.ts';
+import { ellipsis } from '../logging/cut-string.ts';
 
 /** The first content coding listed other than `identity` (RFC 9110 §8.4), or null when none is. */
 function unsupportedCoding(header: string | undefined): string | null {
   if (header === undefined) return null;
   for (const part of header.split(',')) {
     const coding = part.trim().toLowerCase();
-    if (coding !== '' && coding !== 'identity') return coding.length <= 40 ? coding : `${coding.slice(0, 39)}…`;
+    if (coding !== '' && coding !== 'identity') return ellipsis(coding, 40);
   }
   return null;
 }

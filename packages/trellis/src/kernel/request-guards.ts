@@ -3,6 +3,7 @@ import { HttpError } from './http-error.ts';
 import { ForwardedAddressError, forwardedFor, xForwardedFor } from '../http/forwarded.ts';
 import { toIpv4Form } from '../http/ip-matcher.ts';
 import { absoluteFormHost, requestHost, validatedOrigin } from './request-origin.ts';
+import { ellipsis } from '../logging/cut-string.ts';
 
 export interface GuardOptions {
   readonly trustedHosts: readonly RegExp[];
@@ -83,7 +84,7 @@ export function guardRequest(request: FastifyRequest, options: GuardOptions): st
   // RFC 9112 §3.2: origin-form ("/books"), absolute-form ("http://a.test/books"), or "*" for a
   // server-wide OPTIONS. Node passes any other token through, and the router read "*books" as "/".
   if (!target.startsWith('/') && !(target === '*' && request.method === 'OPTIONS') && absoluteFormHost(target) === undefined) {
-    throw HttpError.of('invalid_request_target', { target: target.length > 64 ? `${target.slice(0, 63)}…` : target });
+    throw HttpError.of('invalid_request_target', { target: ellipsis(target, 64) });
   }
   // RFC 9112 §3.2: a request with more than one Host field is a 400. Node keeps the first and
   // drops the rest, so they are counted in the raw list (HTTP/2 has :authority, not Host).

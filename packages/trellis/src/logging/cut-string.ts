@@ -31,3 +31,17 @@ export function cutStringEnd(text: string): number {
   const note = NOTE.exec(text);
   return note === null ? -1 : note.index;
 }
+
+/**
+ * `text` at most `maxChars` UTF-16 units long: cut, its last unit an ellipsis, where it is longer
+ * (a message quoting what a client sent, a label in a narrow column). A cut never ends between the
+ * two halves of a surrogate pair, which would leave a lone surrogate (U+FFFD once encoded).
+ */
+export function ellipsis(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  if (maxChars <= 0) return '';
+  let end = maxChars - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}

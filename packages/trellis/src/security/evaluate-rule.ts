@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../kernel/http-error.ts';
+import { ellipsis } from '../logging/cut-string.ts';
 import { publish } from '../observe/channels.ts';
 import type { SecurityContext, SecurityRule } from './security-rule.ts';
 import type { SecurityState } from './security-state.ts';
@@ -15,7 +16,7 @@ function ruleSource(rule: (...args: never[]) => unknown): string {
   if (cut === undefined) {
     // Run from TypeScript sources, type annotations are blanked to spaces: runs of them inside a line are one space.
     const source = Function.prototype.toString.call(rule).replace(/(\S)[ \t]{2,}(?=\S)/g, '$1 ').replace(/(\S)[ \t]+(?=[),;])/g, '$1');
-    cut = source.length <= 300 ? source : `${source.slice(0, 299)}…`;
+    cut = ellipsis(source, 300);
     sources.set(rule, cut);
   }
   return cut;

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../../html/html.ts';
 import { formatMs } from '../../ui/format-duration.ts';
 import { frameKind, frameLocation, frameName, type CpuTreeNode } from './cpu-tree.ts';
+import { ellipsis } from '../../../logging/cut-string.ts';
 
 const WIDTH = 1000;
 const ROW = 18;
@@ -44,7 +45,7 @@ export function flameGraph(root: CpuTreeNode): SafeHtml {
     const where = frameLocation(f.node);
     const title = `${name}${where ? ` (${where})` : ''}\ntotal ${formatMs(f.node.totalUs / 1000)} (${pct(f.node.totalUs)}), self ${formatMs(f.node.selfUs / 1000)}`;
     const chars = Math.floor((f.width - 6) / CHAR);
-    const label = chars < 3 ? '' : name.length <= chars ? name : `${name.slice(0, chars - 1)}…`;
+    const label = chars < 3 ? '' : ellipsis(name, chars);
     return html`<g class="${frameKind(f.node)}"><title>${title}</title><rect x="${f.x.toFixed(2)}" y="${f.depth * ROW}" width="${Math.max(0.5, f.width - 0.5).toFixed(2)}" height="${ROW - 1}" rx="2"/>${label ? html`<text x="${(f.x + 3).toFixed(2)}" y="${f.depth * ROW + 13}">${label}</text>` : ''}</g>`;
   })}</svg>`;
 }

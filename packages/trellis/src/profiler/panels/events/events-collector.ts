@@ -1,6 +1,7 @@
 import { stagesOf } from '../../api-record.ts';
 import { formatMs } from '../../ui/format-duration.ts';
 import type { DataCollector } from '../../data-collector.ts';
+import { ellipsis } from '../../../logging/cut-string.ts';
 
 export interface EventData {
   /** When it was published, in ms from the request's start. */
@@ -42,9 +43,9 @@ export const eventsCollector: DataCollector<EventsData> = {
       events.push({ atMs: negotiate ? negotiate.startMs + negotiate.durationMs : 0, channel: 'trellis:negotiate', summary: `${api.negotiation.format} (${api.negotiation.mediaType})` });
     }
     for (const s of stages) events.push({ atMs: s.startMs + s.durationMs, channel: 'trellis:resource:stage', summary: `${api!.resource} ${api!.operation}: ${s.stage} ${s.outcome}${s.outcome === 'skipped' ? '' : ` (${ms(s.durationMs)})`}` });
-    for (const q of ctx.queries ?? []) events.push({ atMs: q.atMs + q.durationMs, channel: 'trellis:db:query', summary: `${q.sql.length > 120 ? `${q.sql.slice(0, 119)}…` : q.sql} (${ms(q.durationMs)})` });
+    for (const q of ctx.queries ?? []) events.push({ atMs: q.atMs + q.durationMs, channel: 'trellis:db:query', summary: `${ellipsis(q.sql, 120)} (${ms(q.durationMs)})` });
     for (const c of ctx.httpCalls ?? []) events.push({ atMs: c.atMs, channel: 'undici:request:create', summary: `${c.method} ${c.url}` });
-    for (const l of ctx.logs) events.push({ atMs: Math.max(0, l.time - ctx.startTime), channel: 'trellis:log', summary: `${l.level} ${l.channel}: ${l.message.length > 160 ? `${l.message.slice(0, 159)}…` : l.message}` });
+    for (const l of ctx.logs) events.push({ atMs: Math.max(0, l.time - ctx.startTime), channel: 'trellis:log', summary: `${l.level} ${l.channel}: ${ellipsis(l.message, 160)}` });
     if (ctx.exception.length > 0) events.push({ atMs: ctx.durationMs, channel: 'trellis:error', summary: `${ctx.exception[0]!.class}: ${ctx.exception[0]!.message}` });
     // Stable: events of the same instant keep the order above (publication order within a kind).
     const order = new Map(events.map((e, i) => [e, i]));

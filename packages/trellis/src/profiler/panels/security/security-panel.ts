@@ -3,6 +3,7 @@ import { formatMs } from '../../ui/format-duration.ts';
 import { securityCollector } from './security-collector.ts';
 import { html } from '../../../html/html.ts';
 import type { SecurityData } from './security-collector.ts';
+import { ellipsis } from '../../../logging/cut-string.ts';
 
 const STAGES: Record<string, string> = { path: 'Path rule (firewall)', security: 'security', post_denormalize: 'securityPostDenormalize' };
 const ms = formatMs;
@@ -14,7 +15,7 @@ export const securityPanel: ProfilerPanel = defineProfilerPanel<SecurityData>({
     collect: (request) => securityCollector.collect(request),
 badge(data, profile) {
     if (data.denied > 0) return { text: `${data.denied} denied`, level: 'error' };
-    return data.user ? { text: data.user.identifier.length > 14 ? `${data.user.identifier.slice(0, 13)}…` : data.user.identifier } : null;
+    return data.user ? { text: ellipsis(data.user.identifier, 14) } : null;
   },
   render(data, profile, ctx) {
     if ((data.authenticators.length === 0 && data.decisions.length === 0 && data.otherVotes.length === 0)) {
