@@ -76,6 +76,33 @@ for (const backend of await backends()) {
       for (const path of PATHS.slice(0, 12)) await check('GET', path, { accept: 'text/html' });
     });
 
+    test('integers their column cannot hold: refused before SQL, the same on both databases', async () => {
+      const get = (url: string) => app.inject({ method: 'GET', url, headers: { accept: 'application/ld+json' } });
+      for (const url of ['/books/2147483648', '/books/99999999999', '/authors/2147483648', '/reviews/2147483648', '/books/2147483647']) {
+        const res = await get(url);
+        assert.deepEqual([res.statusCode, res.json().detail], [404, `Item not found for "${url}".`], url);
+      }
+      const wholeNumber = (parameter: string, value: string) => `Invalid value "${value}" for the query parameter "${parameter}": expected a whole number from -2147483648 to 2147483647.`;
+      for (const [parameter, value] of [['rating[gt]', '99999999999'], ['rating[lte]', '-2147483649'], ['rating[gt]', '1.5'], ['rating[between]', '1..2147483648']] as const) {
+        const res = await get(`/reviews?${encodeURIComponent(parameter)}=${value}`);
+        assert.deepEqual([res.statusCode, res.json().detail], [400, wholeNumber(parameter, parameter.endsWith('[between]') ? value.split('..')[1]! : value)], `${parameter}=${value}`);
+      }
+      assert.deepEqual((await get('/reviews?rating[gte]=2147483647')).json().member, []);
+      for (const [url, detail] of [
+        ['/reviews?book=/books/2147483648', 'Invalid value "/books/2147483648" for the query parameter "book": expected an IRI of Book.'],
+        ['/books?author=2147483648', 'Invalid value "2147483648" for the query parameter "author": expected an IRI of Author.'],
+      ]) {
+        const res = await get(url);
+        assert.deepEqual([res.statusCode, res.json().detail], [400, detail], url);
+      }
+      const review = await app.inject({
+        method: 'POST', url: '/reviews', headers: { authorization: ALICE, 'content-type': 'application/ld+json', accept: 'application/ld+json' },
+        payload: JSON.stringify({ rating: 3, body: 'x', author: '/users/2', book: '/books/2147483648' }),
+      });
+      assert.equal(review.statusCode, 422, review.body);
+      assert.deepEqual(review.json().violations.map((v: { propertyPath: string }) => v.propertyPath), ['book']);
+    });
+
     test('malformed bodies on every write operation', async () => {
       const targets: [string, string, string][] = [
         ['POST', '/books', ADMIN], ['PUT', '/books/1', ADMIN], ['PATCH', '/books/1', ADMIN], ['POST', '/authors', ADMIN],

@@ -191,6 +191,11 @@ export const errorCodes = {
     className: 'ServiceUnavailableHttpException',
     message: () => 'The database is unavailable; please try again shortly.',
   },
+  database_rejected_value: {
+    status: 422,
+    className: 'UnprocessableEntityHttpException',
+    message: (p) => `The database cannot hold a value of this request: ${p.reason}.`,
+  },
   profile_store_unavailable: {
     status: 503,
     className: 'ServiceUnavailableHttpException',

@@ -1,4 +1,5 @@
 import { HttpError } from './http-error.ts';
+import { databaseRejectedValue } from '../data/database-rejected-value.ts';
 import { isDatabaseUnavailable } from '../data/database-unavailable.ts';
 
 /** Seconds a client should wait before retrying while the database is away (RFC 9110 §10.2.3). */
@@ -37,6 +38,8 @@ export function toHttpError(error: unknown, context: { contentType?: string; sup
       return HttpError.of('malformed_url', { path: e.message.match(/'(.*)'/)?.[1] ?? '' }, { cause: e });
   }
   if (isDatabaseUnavailable(e)) return HttpError.of('database_unavailable', {}, { cause: e, headers: { 'retry-after': DATABASE_RETRY_AFTER } });
+  const rejected = databaseRejectedValue(e);
+  if (rejected !== null) return HttpError.of('database_rejected_value', { reason: rejected }, { cause: e });
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
     return new HttpError(status, e.code ? e.code.toLowerCase() : 'bad_request', e.message, { cause: e, className: e.name });

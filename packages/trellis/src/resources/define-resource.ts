@@ -2,6 +2,7 @@ import { ReadonlyKind, Type, type TObject, type TSchema } from '@sinclair/typebo
 import type { SecurityRule } from '../security/security-rule.ts';
 import type { Filter } from './filter.ts';
 import { BUILT_IN_OPERATIONS, DEFAULT_OPERATIONS, type Operation, type OperationOptions } from './operation.ts';
+import { withColumnFormat } from './integer-range.ts';
 import { kyselyStateProcessor } from './kysely-state-processor.ts';
 import { kyselyStateProvider } from './kysely-state-provider.ts';
 import { toProcessor, type ProcessorFunction, type StateProcessor } from './state-processor.ts';
@@ -152,8 +153,9 @@ function resolveOperations(options: ResourceOptions, resource: { value: Resource
 export function defineResource(options: ResourceOptions): ResourceDefinition {
   const required = new Set(options.schema.required ?? []);
   const relations = options.relations ?? {};
-  const properties: PropertyDefinition[] = Object.entries(options.schema.properties).map(([name, schema]) => {
+  const properties: PropertyDefinition[] = Object.entries(options.schema.properties).map(([name, declared]) => {
     const relation = relations[name] ?? null;
+    const schema = relation ? declared : withColumnFormat(declared);
     const { type, nullable } = typeOf(schema, relation);
     return {
       name,

@@ -1,3 +1,4 @@
+import { integerRange } from './integer-range.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import { Ref } from './ref.ts';
 import { RowMapper } from './row-mapper.ts';
@@ -57,10 +58,12 @@ export class ResourceRegistry {
 
 /** Parses an identifier as the schema types it; null when it cannot be one (the item cannot exist). */
 export function parseIdentifier(resource: ResourceDefinition, raw: string): string | number | null {
-  const type = resource.property.get('id')!.type;
-  if (type === 'integer' || type === 'number') {
+  const property = resource.property.get('id')!;
+  if (property.type === 'integer' || property.type === 'number') {
     if (!/^[1-9][0-9]{0,15}$/.test(raw)) return null;
-    return Number(raw);
+    const id = Number(raw);
+    // An id its column cannot hold names no item (PostgreSQL would refuse the query: integer-range.ts).
+    return property.type === 'number' || id <= integerRange(property.schema).max ? id : null;
   }
   return raw === '' || raw.includes('/') ? null : raw;
 }

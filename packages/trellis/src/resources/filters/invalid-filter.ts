@@ -1,4 +1,6 @@
 import { HttpError } from '../../kernel/http-error.ts';
+import type { PropertyDefinition } from '../define-resource.ts';
+import { fitsColumn, integerRange } from '../integer-range.ts';
 
 /** The 400 for a filter value that cannot be used; the value never reaches SQL. */
 export function invalidFilter(parameter: string, value: string, expected: string): HttpError {
@@ -10,6 +12,18 @@ const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 export function parseNumber(parameter: string, value: string): number {
   if (!NUMBER.test(value)) throw invalidFilter(parameter, value, 'expected a number');
   return Number(value);
+}
+
+/**
+ * A number compared with `property`'s column: for an integer property, a whole number its column
+ * holds (integer-range.ts), or PostgreSQL would refuse the query where SQLite answers.
+ */
+export function parsePropertyNumber(parameter: string, value: string, property: PropertyDefinition): number {
+  const n = parseNumber(parameter, value);
+  if (property.type !== 'integer') return n;
+  const range = integerRange(property.schema);
+  if (!fitsColumn(n, range)) throw invalidFilter(parameter, value, `expected a whole number from ${range.min} to ${range.max}`);
+  return n;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/;

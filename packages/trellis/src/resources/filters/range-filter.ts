@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
 import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
-import { invalidFilter, parseNumber } from './invalid-filter.ts';
+import { invalidFilter, parsePropertyNumber } from './invalid-filter.ts';
 
 const OPERATORS = { lt: '<', gt: '>', lte: '<=', gte: '>=' } as const;
 
@@ -12,17 +12,18 @@ export function rangeFilter(properties: readonly string[]): Filter {
   const terms = ({ params, resource }: FilterContext): FilterTerm[] => {
     const out: FilterTerm[] = [];
     for (const { property, bounds, between } of names) {
-      const column = resource.property.get(property)!.column;
+      const definition = resource.property.get(property)!;
+      const column = definition.column;
       for (const { name, symbol } of bounds) {
         for (const value of paramValues(params, name)) {
-          const n = parseNumber(name, value);
+          const n = parsePropertyNumber(name, value, definition);
           out.push({ shape: name, values: [n], apply: (q) => q.where(sql<SqlBool>`${sql.ref(column)} ${symbol} ${n}`) });
         }
       }
       for (const value of paramValues(params, between)) {
         const parts = value.split('..');
         if (parts.length !== 2) throw invalidFilter(between, value, 'expected two numbers separated by "..", such as 10..20');
-        const [low, high] = parts.map((b) => parseNumber(between, b)) as [number, number];
+        const [low, high] = parts.map((b) => parsePropertyNumber(between, b, definition)) as [number, number];
         out.push({ shape: between, values: [low, high], apply: (q) => q.where(sql<SqlBool>`${sql.ref(column)} between ${low} and ${high}`) });
       }
     }

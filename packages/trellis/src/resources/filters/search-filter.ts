@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
 import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
-import { invalidFilter, parseNumber } from './invalid-filter.ts';
+import { invalidFilter, parsePropertyNumber } from './invalid-filter.ts';
 
 export type SearchStrategy = 'exact' | 'partial' | 'start' | 'end' | 'word_start' | 'iexact' | 'ipartial' | 'istart' | 'iend' | 'iword_start';
 
@@ -65,7 +65,7 @@ export function searchFilter(properties: Readonly<Record<string, SearchStrategy>
           return { values: [ref.id], expression: () => sql<SqlBool>`${sql.ref(p.column)} = ${ref.id}` };
         }
         if (p.type === 'integer' || p.type === 'number') {
-          const n = parseNumber(name, value);
+          const n = parsePropertyNumber(name, value, p);
           return { values: [n], expression: () => sql<SqlBool>`${sql.ref(p.column)} = ${n}` };
         }
         return textCondition(p.column, properties[name]!, value);
