@@ -23,7 +23,8 @@ export const profilerErrorCodes = {
     className: 'BadRequestHttpException',
     message: (p) => `EXPLAIN refused for query #${p.query} of profile "${p.token}": ${p.reason}.`,
   },
-  // A panel a profile has no data for (the CLI's --panel, the MCP server's read_profile).
+  // A panel a profile has no data for (the CLI's --panel, the MCP server's read_profile), or the
+  // profile page's ?panel= naming none of the profiler's (Symfony's ProfilerController: a 404).
   profiler_panel_not_found: {
     status: 404,
     className: 'NotFoundHttpException',

@@ -29,7 +29,7 @@ import { formatTime } from './ui/format-time.ts';
 import { PROFILER_PAGE_HEADERS } from './ui/layout.ts';
 import { profilePage } from './ui/pages/profile-page.ts';
 import { notRecordedMessage, searchPage } from './ui/pages/search-page.ts';
-import { tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
+import { panelNotFoundPage, tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
 import { toolbarRoute } from './toolbar/toolbar-route.ts';
 import { themeOf, withTheme } from './theme/profiler-theme.ts';
 import { themeRoute } from './theme/theme-route.ts';
@@ -157,7 +157,8 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
       };
     }
     if (!profile) return reply.code(404).type(HTML).send(tokenNotFoundPage(token));
-    const panel = typeof request.query.panel === 'string' ? request.query.panel : undefined;
+    const panel = typeof request.query.panel === 'string' && request.query.panel !== '' ? request.query.panel : undefined;
+    if (panel !== undefined && !options.panels.some((p) => p.name === panel)) return reply.code(404).type(HTML).send(panelNotFoundPage(profile.token, panel, options.panels));
     const pin = options.csrf && pinForm(options.csrf, profile.token, profile.pinned === true, request.url);
     return reply.type(HTML).send(profilePage(profile, options.panels, panel, pin, { timeZone, params: stringParams(request.query), allowedMethods: (path: string) => app.trellis?.routes.allowedMethods(path) ?? null, describeQuery: (resource: string, operation: string, query: Readonly<Record<string, unknown>>) => describeQuery(app, resource, operation, query), ...(options.app ? { app: options.app } : {}), ...(explain ? { explainHref: (t: string, n: number, sql: string) => explainHref(explain.signer, t, n, sql) } : {}) }));
   });

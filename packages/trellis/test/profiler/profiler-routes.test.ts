@@ -161,7 +161,13 @@ describe('profiler routes', () => {
       assert.ok(res.body.includes(heading!), panel);
       assert.ok(res.body.includes(`class="selected" data-panel="${panel}"`), panel);
     }
-    const unknownPanel = await app.inject({ url: `/_profiler/${ok}?panel=nope` });
-    assert.ok(unknownPanel.body.includes('class="selected" data-panel="request"'));
+    // Symfony's answer: a panel the profiler does not have is a 404 naming it, not another panel.
+    for (const asked of ['nope', 'Request', '<b>x</b>']) {
+      const unknownPanel = await app.inject({ url: `/_profiler/${ok}?panel=${encodeURIComponent(asked)}` });
+      assert.equal(unknownPanel.statusCode, 404, asked);
+      assert.match(unknownPanel.body, new RegExp(`<h2>Profile ${ok} has no panel &quot;${asked.replace(/</g, '&lt;').replace(/>/g, '&gt;')}&quot;; it has: request, response, .*, config\\.</h2>`));
+      assert.ok(unknownPanel.body.includes(`<a href="/_profiler/${ok}?panel=db">Database</a>`), asked);
+    }
+    assert.ok((await app.inject({ url: `/_profiler/${ok}?panel=` })).body.includes('data-panel="request"'), 'an empty panel is the default one');
   });
 });
