@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from '../app/create-app.ts';
 import { openDatabase } from '../data/database.ts';
 import { declarationsConfig } from './cli-config.ts';
-import type { ProjectModule } from './project.ts';
+import { appOptionsOf, type ProjectModule } from './project.ts';
 
 export interface DeclaredApp {
   readonly app: FastifyInstance;
@@ -17,7 +17,7 @@ export interface DeclaredApp {
  */
 export async function declaredApp(mod: ProjectModule, production = false): Promise<DeclaredApp> {
   const database = openDatabase('sqlite::memory:');
-  const app = await createApp({ name: mod.name ?? 'API', config: declarationsConfig(production), resources: mod.resources, ...(mod.docs ? { docs: mod.docs } : {}), database, tls: null });
+  const app = await createApp({ name: 'API', ...appOptionsOf(mod), config: declarationsConfig(production), database, tls: null });
   await app.ready();
   const routes = app.trellis.routes.entries().flatMap(({ path, methods }) => methods.map((method) => ({ method, url: path })));
   return {

@@ -21,6 +21,21 @@ export interface ProjectModule {
   readonly seed?: (db: Database) => Promise<void>;
   /** The OpenAPI document's contact and servers (createApp's `docs`). */
   readonly docs?: CreateAppOptions['docs'];
+  /** Firewall options: authenticators, voters, path rules (createApp's `security`). */
+  readonly security?: CreateAppOptions['security'];
+  /** Profiler options, the app's own panels among them (createApp's `profiler`). */
+  readonly profiler?: CreateAppOptions['profiler'];
+}
+
+/** What of an app module `createApp` takes: what `trellis serve` runs is what its own main.ts would. */
+export function appOptionsOf(mod: ProjectModule): Pick<CreateAppOptions, 'name' | 'resources' | 'docs' | 'security' | 'profiler'> {
+  return {
+    ...(mod.name ? { name: mod.name } : {}),
+    resources: mod.resources,
+    ...(mod.docs ? { docs: mod.docs } : {}),
+    ...(mod.security ? { security: mod.security } : {}),
+    ...(mod.profiler ? { profiler: mod.profiler } : {}),
+  };
 }
 
 export interface Project {

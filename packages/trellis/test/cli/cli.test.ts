@@ -181,3 +181,51 @@ test('trellis serve runs the app until SIGTERM', { timeout: 60_000 }, async (t) 
   const [code] = await once(child, 'exit');
   assert.equal(code, 0);
 });
+
+test('trellis serve takes the app module\'s security and profiler exports, as createApp does', { timeout: 60_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-serve-module-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const src = fileURLToPath(new URL('../../src/', import.meta.url));
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'notes', type: 'module', trellis: { app: 'src/app.ts' } }));
+  writeFileSync(join(dir, 'src', 'app.ts'), `
+import { Type, defineResource, html } from '${join(src, 'index.ts')}';
+import { defineProfilerPanel } from '${join(src, 'profiler', 'index.ts')}';
+export const name = 'Notes';
+export const resources = [defineResource({ name: 'Note', path: '/notes', schema: Type.Object({ id: Type.Readonly(Type.Integer()), text: Type.String() }) })];
+export const migrations = { '001-notes': { async up(db) {
+  await db.schema.createTable('users').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('email', 'text').addColumn('password_hash', 'text').addColumn('roles', 'text').addColumn('api_key_hash', 'text').execute();
+  await db.schema.createTable('notes').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('text', 'text').execute();
+} } };
+export const security = { pathRules: [{ path: /^\\/notes\\/secret/, rule: 'ROLE_ADMIN', message: 'Secret notes are for administrators.' }] };
+export const profiler = { panels: [defineProfilerPanel({ id: 'flags', label: 'Feature flags', collect: ({ request }) => ({ flags: String(request.headers['x-flags'] ?? '') }), render: ({ flags }) => html\`<p>\${flags}</p>\` })] };
+`);
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, env: { ...ENV, LOG_LEVEL: 'info', PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data.db')}`, PROFILER_DSN: 'memory:' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => child.kill('SIGKILL'));
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c));
+  child.stderr.on('data', (c: Buffer) => (out += c));
+  const base = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+  });
+  const secret = await fetch(`${base}/notes/secret`, { headers: { accept: 'application/problem+json' } });
+  assert.equal(secret.status, 401, 'the path rule is the module\'s');
+  const notes = await fetch(`${base}/notes`, { headers: { accept: 'application/json', 'x-flags': 'beta,dark' } });
+  assert.equal(notes.status, 200);
+  const token = notes.headers.get('x-debug-token');
+  let profile: { collectors?: { flags?: { flags: string } } } = {};
+  for (let i = 0; i < 50 && profile.collectors?.flags === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const res = await fetch(`${base}/_profiler/${token}.json`);
+    if (res.ok) profile = (await res.json()) as typeof profile;
+  }
+  assert.deepEqual(profile.collectors?.flags, { flags: 'beta,dark' }, 'the module\'s panel collected');
+  assert.equal((await fetch(`${base}/_profiler/${token}?panel=flags`)).status, 200);
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 0);
+});

@@ -6,7 +6,7 @@ import { openDatabase } from '../../data/database.ts';
 import { waitForDatabase } from '../../data/wait-for-database.ts';
 import { cliConfig, loadEnv } from '../cli-config.ts';
 import { projectMigrations } from '../migration-source.ts';
-import { findProject } from '../project.ts';
+import { appOptionsOf, findProject } from '../project.ts';
 import type { Output } from '../output.ts';
 
 /**
@@ -27,7 +27,7 @@ export function serveCommand(program: Command, _out: Output): void {
       await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
       if (options.migrate) await migrate(database, await projectMigrations(project, mod));
       if (mod.seed) await mod.seed(database);
-      const app = await createApp({ ...(mod.name ? { name: mod.name } : {}), config, resources: mod.resources, ...(mod.docs ? { docs: mod.docs } : {}), database });
+      const app = await createApp({ ...appOptionsOf(mod), config, database });
       app.addHook('onClose', () => database.destroy());
       await serve(app, config);
     });
