@@ -38,7 +38,9 @@ function cut(text: string, maxBytes: number): { text: string; truncated: boolean
  */
 export function captureParsedBody(body: unknown, note: CapturedRequest['bodyNote'], maxBytes: number, redaction: Redaction, receivedBytes?: number): CapturedBody {
   if (note?.kind === 'binary') return { text: null, size: note.size, truncated: false, note: 'binary' };
-  if (note?.kind === 'stream') return { text: null, size: 0, truncated: false, note: 'stream' };
+  // Nobody read it (refused before the body parser ran, or a route reading its own stream): what the
+  // client declared is all there is to say.
+  if (note?.kind === 'stream') return { text: null, size: receivedBytes !== undefined && Number.isSafeInteger(receivedBytes) ? receivedBytes : 0, truncated: false, note: 'unread' };
   // Already redacted and cut where it was taken (large-body.ts): kept as it is.
   if (note?.kind === 'cut') {
     const text = cutBodyText(body);

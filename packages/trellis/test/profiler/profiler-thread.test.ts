@@ -171,12 +171,12 @@ describe('profiler thread, values JSON or a clone refuse', () => {
     assert.deepEqual(await loggedContext('/log-a-bigint', 'a record with a BigInt in it'), { id: '100000000000000000000', book: 'Dune' });
   });
 
-  test('a body that is a stream: answered and profiled, the body noted as a stream', async () => {
+  test('a body that is a stream: answered and profiled, the body noted as unread with its declared size', async () => {
     const res = await app.inject({ method: 'POST', url: '/stream', headers: { 'content-type': 'application/x-stream' }, payload: 'raw bytes' });
     assert.equal(res.statusCode, 200);
     await app.profiler!.settled();
     const stored = await app.profiler!.read(res.headers['x-debug-token'] as string);
-    assert.deepEqual((stored?.collectors.request as { body: unknown }).body, { text: null, size: 0, truncated: false, note: 'stream' });
+    assert.deepEqual((stored?.collectors.request as { body: unknown }).body, { text: null, size: 9, truncated: false, note: 'unread' });
   });
 });
 

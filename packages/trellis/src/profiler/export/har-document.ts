@@ -55,7 +55,7 @@ function harRequest(profile: Profile, data: RequestData | null): Request {
     queryString: queryOf(url),
     headersSize: -1,
     // -1: not known (HAR §request), as for a body the route streamed itself.
-    bodySize: !body || body.note === 'stream' ? -1 : body.size,
+    bodySize: !body || body.note === 'stream' || body.note === 'unread' ? -1 : body.size,
   };
   const postData = body && postDataOf(body, data.contentType);
   return postData ? { ...request, postData } : request;

@@ -18,6 +18,11 @@ export function keyValueTable(title: string, values: Readonly<Record<string, unk
 /** A captured body: its text, or why there is none, and whether it was cut. */
 export function bodyView(title: string, body: { text: string | null; size: number; truncated: boolean; note?: string } | undefined): SafeHtml {
   if (!body || (body.text === null && !body.note)) return html`<h3>${title}</h3><p class="pf-empty">No body.</p>`;
+  // A body nobody read (a request refused before its body was parsed, a route reading its own
+  // stream): its size is the one the client declared, if it did; nothing of it was seen.
+  if (body.text === null && body.note === 'unread') {
+    return html`<h3>${title}</h3><p class="pf-empty">Not recorded: the body was not read by the app (answered before it was read, or read by the route as a stream)${body.size > 0 ? html`; Content-Length ${body.size} bytes` : ''}.</p>`;
+  }
   if (body.text === null) return html`<h3>${title}</h3><p class="pf-empty">${body.size} bytes, not shown (${body.note}).</p>`;
   return html`<h3>${title} <small class="pf-note">${body.size} bytes${body.truncated ? ', truncated' : ''}</small></h3><pre class="pf-body">${body.text}</pre>`;
 }
