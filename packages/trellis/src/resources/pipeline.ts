@@ -1,7 +1,7 @@
 import { MAX_FILTER_VALUES } from './filter.ts';
 import { readJsonBody } from '../kernel/body-parsers.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Format, Representation } from '../formats/format.ts';
+import { invalidBody, type Format, type Representation } from '../formats/format.ts';
 import { addVary } from '../http/vary.ts';
 import { HttpError } from '../kernel/http-error.ts';
 import { channels, publish } from '../observe/channels.ts';
@@ -92,6 +92,21 @@ class StageClock {
 }
 
 /**
+ * A merge patch read as the default format reads a body, once it is known to be an object: RFC
+ * 7396 §2, a patch that is not an object replaces the whole target, which a resource's fields
+ * cannot be. Refused in the patch's own words, not the default format's ("a JSON-LD object").
+ */
+function mergePatchDecoder(format: Format): Format {
+  return {
+    ...format,
+    decode(body, ctx) {
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidBody('a JSON merge patch (RFC 7396): an object of the fields to change');
+      return format.decode(body, ctx);
+    },
+  };
+}
+
+/**
  * RFC 9110 §12.5.5: the representation depends on Accept. By now Vary is usually unset or CORS's
  * `Origin`; anything else goes through addVary's merge.
  */
@@ -164,8 +179,8 @@ export class OperationPipeline {
     const decoders = new Map<string, Format>();
     for (const mediaType of operation.inputMediaTypes) {
       // Merge patches are plain JSON documents; JSON-LD keys in them are ignored like in JSON-LD bodies.
-      const format = deps.negotiator.formats.find((f) => f.mediaTypes.includes(mediaType)) ?? deps.negotiator.formats[0]!;
-      decoders.set(mediaType, format);
+      const own = deps.negotiator.formats.find((f) => f.mediaTypes.includes(mediaType));
+      decoders.set(mediaType, own ?? mergePatchDecoder(deps.negotiator.formats[0]!));
     }
     this.#decoders = decoders;
     this.#supportedInput = operation.inputMediaTypes.map((m) => `"${m}"`).join(', ');

@@ -268,6 +268,10 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
         const array = await send('POST', '/novels', '[1]');
         assert.equal(array.statusCode, 400);
         assert.equal(array.json().detail, 'The request body must be a JSON-LD object.');
+        for (const patch of ['[]', 'null', '5', '"x"']) {
+          const res = await send('PATCH', '/novels/1', patch, 'application/merge-patch+json', { 'x-role': 'editor' });
+          assert.deepEqual([res.statusCode, res.json().detail], [400, 'The request body must be a JSON merge patch (RFC 7396): an object of the fields to change.'], patch);
+        }
         const text = await send('POST', '/novels', 'title=x', 'text/plain');
         assert.equal(text.statusCode, 415);
         const patchJson = await send('PATCH', '/novels/1', { price: 1 }, 'application/json', { 'x-role': 'editor' });
