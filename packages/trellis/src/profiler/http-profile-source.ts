@@ -78,6 +78,7 @@ export function httpProfileSource(url: string, fetchTimeoutMs = 10_000, maxBytes
       if (query.ip !== undefined) params.set('ip', query.ip);
       if (query.method !== undefined) params.set('method', query.method);
       if (query.statusCode !== undefined) params.set('status_code', String(query.statusCode));
+      if (query.statusClass !== undefined) params.set('status_code', `${query.statusClass}xx`);
       if (query.url !== undefined) params.set('url', query.url);
       const { status, body } = await get(`_profiler/search.json?${params}`);
       if (status !== 200 || !Array.isArray(body?.results)) throw noProfiler();

@@ -38,6 +38,11 @@ export interface ProfileQuery {
   /** Exact method, upper case. */
   readonly method?: string;
   readonly statusCode?: number;
+  /**
+   * A class of status codes: 4 is 400-499 (`4xx`). No store keeps an index of its own for it: like
+   * a URL substring, it is checked on a bounded walk of the newest profiles (`maxScan`).
+   */
+  readonly statusClass?: 1 | 2 | 3 | 4 | 5;
   /** Substring of the absolute URL. */
   readonly url?: string;
   /** Epoch ms, inclusive. */
@@ -62,6 +67,7 @@ export function matchesQuery(p: ProfileSummary, q: ProfileQuery): boolean {
   if (q.ip !== undefined && p.ip !== q.ip) return false;
   if (q.method !== undefined && p.method !== q.method) return false;
   if (q.statusCode !== undefined && p.statusCode !== q.statusCode) return false;
+  if (q.statusClass !== undefined && Math.floor(p.statusCode / 100) !== q.statusClass) return false;
   if (q.url !== undefined && !p.url.includes(q.url)) return false;
   if (q.start !== undefined && p.time < q.start) return false;
   if (q.end !== undefined && p.time >= q.end) return false;

@@ -199,10 +199,11 @@ describe('trellis profiler commands', () => {
   test('bad filters are the search page\'s messages, exit 2', async () => {
     const env = { PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}` };
     const cases: [string[], string][] = [
-      [['--limit', '1000'], 'Invalid profiler search parameter "limit": expected a whole number from 1 to 100.'],
-      [['--status', '999'], 'Invalid profiler search parameter "status_code": expected a status code from 100 to 599.'],
-      [['--method', 'GET /x'], 'Invalid profiler search parameter "method": expected an HTTP method name.'],
-      [['--ip', 'not-ip'], 'Invalid profiler search parameter "ip": expected an IP address such as 127.0.0.1 or ::1.'],
+      [['--limit', '1000'], 'Invalid --limit: expected a whole number from 1 to 100.'],
+      [['--status', '999'], 'Invalid --status: expected a status code from 100 to 599, or a class such as 4xx.'],
+      [['--status', '6xx'], 'Invalid --status: expected a status code from 100 to 599, or a class such as 4xx.'],
+      [['--method', 'GET /x'], 'Invalid --method: expected an HTTP method name.'],
+      [['--ip', 'not-ip'], 'Invalid --ip: expected an IP address such as 127.0.0.1 or ::1.'],
     ];
     for (const [args, message] of cases) {
       const r = await trellis(['profiler:list', ...args], env);

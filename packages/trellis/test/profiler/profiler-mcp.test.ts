@@ -104,7 +104,7 @@ describe('profiler MCP server', () => {
         assert.ok(refused.results.some((s: { token: string }) => s.token === secret));
         const bad = await call('search_profiles', { statusCode: 999 });
         assert.equal((bad as ToolAnswer).isError, true);
-        assert.equal(text(bad), 'Invalid profiler search parameter "status_code": expected a status code from 100 to 599.');
+        assert.equal(text(bad), 'Invalid profiler search parameter "status_code": expected a status code from 100 to 599, or a class such as 4xx.');
       });
 
       test('read_profile: the whole profile, or one panel; secrets as stored, redacted', async () => {

@@ -105,7 +105,7 @@ describe('profiler routes', () => {
 
   test('malformed search values are a 400 naming the field', async () => {
     const cases: [string, string][] = [
-      ['status_code=abc', 'Invalid profiler search parameter "status_code": expected a status code from 100 to 599.'],
+      ['status_code=abc', 'Invalid profiler search parameter "status_code": expected a status code from 100 to 599, or a class such as 4xx.'],
       ['limit=1000', 'Invalid profiler search parameter "limit": expected a whole number from 1 to 100.'],
       ['method=G%20T', 'Invalid profiler search parameter "method": expected an HTTP method name.'],
       ['start=yesterday', 'Invalid profiler search parameter "start": expected a date such as 2026-11-22T08:05 or 22-Nov-2026 08:05:09.'],

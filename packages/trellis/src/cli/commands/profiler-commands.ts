@@ -21,12 +21,15 @@ interface Filters {
   limit?: string;
 }
 
-/** The filters as the search page reads them: the same checks, the same messages (exit 2). */
+/** The search page's field behind each option, for its messages to name the option typed. */
+const OPTION_OF_FIELD: Readonly<Record<string, string>> = { method: '--method', status_code: '--status', url: '--path', ip: '--ip', limit: '--limit' };
+
+/** The filters as the search page reads them: the same checks and messages, naming the options (exit 2). */
 function queryOf(filters: Filters, defaultLimit = '20'): ProfileQuery {
   try {
     return toProfileQuery(searchParams({ method: filters.method, status_code: filters.status, url: filters.path, ip: filters.ip, limit: filters.limit ?? defaultLimit }));
   } catch (error) {
-    if (error instanceof HttpError) throw new CliError('usage', error.message, 2);
+    if (error instanceof HttpError) throw new CliError('usage', error.message.replace(/^Invalid profiler search parameter "(\w+)"/, (whole, field: string) => (OPTION_OF_FIELD[field] ? `Invalid ${OPTION_OF_FIELD[field]}` : whole)), 2);
     throw error;
   }
 }
@@ -34,7 +37,7 @@ function queryOf(filters: Filters, defaultLimit = '20'): ProfileQuery {
 const withFilters = (command: Command) =>
   command
     .option('--method <method>', 'only this HTTP method')
-    .option('--status <code>', 'only this status code')
+    .option('--status <code>', 'only this status code (404) or class (5xx)')
     .option('--path <part>', 'only URLs containing this')
     .option('--ip <address>', 'only this client address');
 

@@ -116,6 +116,13 @@ export function profileStorageContract(name: string, factory: StoreFactory, suit
         assert.deepEqual(await tokens({ mainOnly: true, statusCode: 404 }), ['c00003']);
         assert.deepEqual(await tokens({ ip: '10.0.0.1', method: 'GET', statusCode: 200 }), ['c00001']);
         assert.deepEqual(await tokens({ mainOnly: true, limit: 1 }), ['c00003']);
+        assert.deepEqual(await tokens({ statusClass: 2 }), ['c00002', 'c00001']);
+        assert.deepEqual(await tokens({ statusClass: 4 }), ['c00004', 'c00003']);
+        assert.deepEqual(await tokens({ statusClass: 5 }), []);
+        assert.deepEqual(await tokens({ statusClass: 4, mainOnly: true }), ['c00003']);
+        assert.deepEqual(await tokens({ statusClass: 2, method: 'GET' }), ['c00001']);
+        assert.deepEqual(await tokens({ statusClass: 2, url: 'books' }), ['c00002', 'c00001']);
+        assert.deepEqual(await tokens({ statusClass: 2, ip: '10.0.0.1', limit: 1 }), ['c00001']);
       });
     });
 
@@ -132,7 +139,7 @@ export function profileStorageContract(name: string, factory: StoreFactory, suit
       await withStore(factory, { maxProfiles: 3 }, async (store) => {
         for (let i = 0; i < 5; i++) await store.write(profile(`d0000${i}`, { time: T0 - 1000 + i }));
         assert.deepEqual((await store.find({ limit: 10 })).map((s) => s.token), ['d00004', 'd00003', 'd00002']);
-        for (const filter of [{ method: 'GET' }, { statusCode: 200 }, { ip: '127.0.0.1' }, { mainOnly: true }, { url: 'books' }]) {
+        for (const filter of [{ method: 'GET' }, { statusCode: 200 }, { statusClass: 2 as const }, { ip: '127.0.0.1' }, { mainOnly: true }, { url: 'books' }]) {
           assert.deepEqual((await store.find({ limit: 10, ...filter })).map((s) => s.token), ['d00004', 'd00003', 'd00002'], JSON.stringify(filter));
         }
         assert.equal(await store.read('d00000'), null);

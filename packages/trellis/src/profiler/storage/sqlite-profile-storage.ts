@@ -125,6 +125,7 @@ export class SqliteProfileStorage implements ProfileStorage {
     if (query.token !== undefined) conds.push(['p.token = ?', [query.token]]);
     if (query.ip !== undefined) conds.push(['p.ip = ?', [query.ip]]);
     if (query.statusCode !== undefined) conds.push(['p.status = ?', [query.statusCode]]);
+    if (query.statusClass !== undefined) conds.push(['p.status BETWEEN ? AND ?', [query.statusClass * 100, query.statusClass * 100 + 99]]);
     if (query.method !== undefined) conds.push(['p.method = ?', [query.method]]);
     if (query.mainOnly) conds.push(['p.parent IS NULL', []]);
     if (query.url !== undefined) conds.push(['instr(p.url, ?) > 0', [query.url]]);
@@ -190,6 +191,7 @@ export class SqliteProfileStorage implements ProfileStorage {
     if (query.statusCode !== undefined) exact.push(['p.status = ?', [query.statusCode]]);
     if (query.method !== undefined) exact.push(['p.method = ?', [query.method]]);
     const rest: Cond[] = query.mainOnly ? [['p.parent IS NULL', []]] : [];
+    if (query.statusClass !== undefined) rest.push(['p.status BETWEEN ? AND ?', [query.statusClass * 100, query.statusClass * 100 + 99]]);
     const where = (conds: readonly Cond[]) => ({ sql: conds.map((c) => c[0]).join(' AND ') || '1', params: conds.flatMap((c) => c[1]) });
     const order = 'ORDER BY p.time DESC, p.seq DESC';
 

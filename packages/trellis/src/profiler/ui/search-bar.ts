@@ -13,7 +13,7 @@ export function searchBar(p: SearchParams): SafeHtml {
 <div class="row2"><div><label for="method">Method</label><select name="method" id="method"><option value="">Any</option>${METHODS.map(
     (m) => html`<option${m === method ? html` selected` : ''}>${m}</option>`,
   )}</select></div>
-<div><label for="status_code">Status code</label><input type="number" name="status_code" id="status_code" min="100" max="599" value="${p.status_code}"></div></div>
+<div><label for="status_code">Status code</label><input type="text" name="status_code" id="status_code" maxlength="3" pattern="[1-5]([0-9][0-9]|[xX][xX])" placeholder="404 or 5xx" value="${p.status_code}"></div></div>
 <label for="url">URL</label><input type="text" name="url" id="url" value="${p.url}" placeholder="part of the URL">
 <label for="token">Token</label><input type="text" name="token" id="token" value="${p.token}" maxlength="6" placeholder="e.g. a1b2c3">
 <label for="start">From</label><input type="datetime-local" name="start" id="start" value="${p.start}">

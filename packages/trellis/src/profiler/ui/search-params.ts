@@ -30,7 +30,8 @@ export function searchParams(query: unknown): SearchParams {
   return {
     ip: field(q, 'ip'),
     method: field(q, 'method'),
-    status_code: field(q, 'status_code'),
+    // `status` as the live view and the JSON's readers name it; the form's own name wins.
+    status_code: field(q, 'status_code') || field(q, 'status'),
     url: field(q, 'url'),
     token: field(q, 'token'),
     start: field(q, 'start'),
@@ -59,8 +60,10 @@ export function toProfileQuery(p: SearchParams): ProfileQuery {
     query.method = p.method.toUpperCase();
   }
   if (p.status_code !== '') {
-    if (!/^[1-5]\d\d$/.test(p.status_code)) throw invalid('status_code', 'expected a status code from 100 to 599');
-    query.statusCode = Number(p.status_code);
+    const statusClass = /^([1-5])xx$/i.exec(p.status_code);
+    if (statusClass) query.statusClass = Number(statusClass[1]) as 1 | 2 | 3 | 4 | 5;
+    else if (!/^[1-5]\d\d$/.test(p.status_code)) throw invalid('status_code', 'expected a status code from 100 to 599, or a class such as 4xx');
+    else query.statusCode = Number(p.status_code);
   }
   if (p.url !== '') query.url = p.url;
   if (p.pinned !== '') {
