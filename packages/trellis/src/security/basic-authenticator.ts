@@ -46,12 +46,16 @@ export class BasicAuthenticator implements Authenticator {
     const account = decoded.slice(0, colon);
     // The firewall hands authenticators the Fastify request itself (its client address is settled).
     const throttled = this.#throttle === null ? null : (request as FastifyRequest);
-    if (throttled) await this.#throttle!.refuseIfOver(throttled, account);
-    const user = await verifyCredentials(this.#users, account, decoded.slice(colon + 1));
-    if (user === null) {
-      if (throttled) await this.#throttle!.failedEverywhere(throttled, account);
-      throw this.#fail('invalid_credentials');
+    const checked = throttled ? await this.#throttle!.refuseIfOver(throttled, account) : null;
+    try {
+      const user = await verifyCredentials(this.#users, account, decoded.slice(colon + 1));
+      if (user === null) {
+        if (throttled) await this.#throttle!.failedEverywhere(throttled, account);
+        throw this.#fail('invalid_credentials');
+      }
+      return user;
+    } finally {
+      checked?.();
     }
-    return user;
   }
 }

@@ -28,9 +28,14 @@ export function registerLoginRoute(app: FastifyInstance, options: LoginRouteOpti
     if (body === null || typeof body !== 'object' || Array.isArray(body) || typeof email !== 'string' || typeof password !== 'string') {
       throw HttpError.of('login_body_invalid');
     }
-    await options.throttle.attempt(request, email);
-    const user = await verifyCredentials(options.users, email, password);
-    if (user === null) await options.throttle.failed(request, email);
+    const checked = await options.throttle.attempt(request, email);
+    let user: Awaited<ReturnType<typeof verifyCredentials>>;
+    try {
+      user = await verifyCredentials(options.users, email, password);
+      if (user === null) await options.throttle.failed(request, email);
+    } finally {
+      checked();
+    }
     publish('authentication', () => ({ request, authenticator: 'login', outcome: user ? 'success' : 'failure', user: user?.identifier ?? null, roles: user ? [...user.roles] : [] }));
     // RFC 9110 §15.5.2: every 401 carries a challenge; Bearer is the scheme an issued token is used with.
     if (user === null) throw HttpError.of('invalid_credentials', {}, { headers: { 'www-authenticate': challenge('Bearer', { realm: options.realm }) } });

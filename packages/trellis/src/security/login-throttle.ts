@@ -39,6 +39,13 @@ type Keyed = FastifyRequest & { [KEY]: string };
 export class LoginThrottle {
   readonly #perClient: Limiter[];
   readonly #perAccount: Limiter[];
+  /**
+   * Password checks running now in this process, per account key. Failures are counted when a
+   * check ends, so checks started together would all pass the account's budget: 60 parallel
+   * guesses got 59 answers before the first failure was counted. Each running check holds a place
+   * in the budget until it is counted or found right (Symfony consumes a token before the check).
+   */
+  readonly #checking = new Map<string, number>();
 
   private constructor(perClient: Limiter[], perAccount: Limiter[]) {
     this.#perClient = perClient;
@@ -81,10 +88,37 @@ export class LoginThrottle {
     return new LoginThrottle(limiters(options.perClient), limiters(options.perAccount));
   }
 
-  /** Counts an attempt from the client and refuses it past the client's or the account's budget. */
-  async attempt(request: FastifyRequest, account: string): Promise<void> {
+  /**
+   * Counts an attempt from the client and refuses it past the client's or the account's budget,
+   * the account's checks already running included. Returns what to call once the password check is
+   * done (and a failure counted with `failed`).
+   */
+  async attempt(request: FastifyRequest, account: string): Promise<() => void> {
     await check(this.#perClient, request, `client:${request.clientIp}`, true);
-    await check(this.#perAccount, request, accountKey(account), false);
+    return this.#reserve(request, accountKey(account));
+  }
+
+  /** Holds a place in the account's budget for a check about to run; refused when none is left. */
+  async #reserve(request: FastifyRequest, key: string): Promise<() => void> {
+    if (this.#perAccount.length === 0) return () => undefined;
+    // Taken before the budget is read (an await): checks arriving together each see the others.
+    const running = this.#checking.get(key) ?? 0;
+    this.#checking.set(key, running + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (this.#checking.get(key) ?? 1) - 1;
+      if (left === 0) this.#checking.delete(key);
+      else this.#checking.set(key, left);
+    };
+    try {
+      await check(this.#perAccount, request, key, false, running);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
   }
 
   /** Counts a failed attempt against the account. */
@@ -97,9 +131,9 @@ export class LoginThrottle {
    * an account already past its budget. Counting every request, as `attempt` does for POST /auth,
    * would throttle a client that only sends its right password often.
    */
-  async refuseIfOver(request: FastifyRequest, account: string): Promise<void> {
+  async refuseIfOver(request: FastifyRequest, account: string): Promise<() => void> {
     await check(this.#perClient, request, `client:${request.clientIp}`, false);
-    await check(this.#perAccount, request, accountKey(account), false);
+    return this.#reserve(request, accountKey(account));
   }
 
   /** For credentials sent with every request: a failure counts against the client and the account. */
@@ -156,11 +190,13 @@ function accountKey(account: string): string {
   return `account:${createHash('sha256').update(account.trim().toLowerCase()).digest('base64url').slice(0, 24)}`;
 }
 
-async function check(limiters: readonly Limiter[], request: FastifyRequest, key: string, increment: boolean): Promise<void> {
+async function check(limiters: readonly Limiter[], request: FastifyRequest, key: string, increment: boolean, running = 0): Promise<void> {
   for (const limiter of limiters) {
     const verdict = await limiter(keyed(request, key), { increment });
-    // Reading the account's count, the limit is reached at max failures (the next is one too many).
-    const over = increment ? verdict.isExceeded : !verdict.isAllowed && (verdict as Verdict & { remaining: number }).remaining === 0 && verdict.ttl > 0;
+    const { remaining } = verdict as Verdict & { remaining: number };
+    // Reading the account's count, the limit is reached at max failures (the next is one too many),
+    // or when the checks running now could be the failures that reach it.
+    const over = increment ? verdict.isExceeded : (!verdict.isAllowed && remaining === 0 && verdict.ttl > 0) || (running > 0 && remaining <= running);
     if (over) {
       const seconds = Math.max(1, Math.ceil(verdict.ttl / 1000));
       throw HttpError.of('too_many_login_attempts', { minutes: Math.max(1, Math.ceil(seconds / 60)) }, { headers: { 'retry-after': String(seconds) } });

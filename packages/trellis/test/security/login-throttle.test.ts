@@ -84,7 +84,29 @@ describe('login throttling in one process', () => {
     }
   });
 
-  test('a login storm: password checks are bounded, the overflow is a 503 with Retry-After, never a 500', async () => {
+  test('parallel guesses at one account: no more password checks than its budget, by /auth or Basic', async () => {
+    const app = await securedApp({ ...PROXIED, LOGIN_THROTTLE: 'off', LOGIN_ACCOUNT_THROTTLE: '5/15m' });
+    try {
+      // Sent together, from as many addresses: every one would pass a budget read before any failure is counted.
+      const statuses = (await Promise.all(Array.from({ length: 30 }, (_, i) => login(app, 'alice@example.test', `wrong-${i}`, someClient())))).map((r) => r.statusCode);
+      assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join(' '));
+      assert.equal(statuses.filter((s) => s === 429).length, 25, statuses.join(' '));
+      assertThrottled(await login(app, 'alice@example.test', PASSWORDS.alice, someClient()), 900);
+      const basicStatuses = (await Promise.all(Array.from({ length: 20 }, (_, i) => basic(app, 'bob@example.test', `wrong-${i}`, someClient())))).map((r) => r.statusCode);
+      assert.equal(basicStatuses.filter((s) => s === 401).length, 5, basicStatuses.join(' '));
+      assert.equal(basicStatuses.filter((s) => s === 429).length, 15, basicStatuses.join(' '));
+      // Checks running hold places until they end: past five at once even the right password waits a
+      // second (Symfony consumes a token per attempt too), and a success gives its place back.
+      const right = await Promise.all(Array.from({ length: 12 }, () => login(app, 'admin@example.test', PASSWORDS.admin, someClient())));
+      assert.ok(right.filter((r) => r.statusCode === 200).length >= 5, right.map((r) => r.statusCode).join(' '));
+      for (const r of right.filter((r) => r.statusCode !== 200)) assert.deepEqual([r.statusCode, r.headers['retry-after']], [429, '1']);
+      for (let i = 0; i < 8; i++) assert.equal((await login(app, 'admin@example.test', PASSWORDS.admin, someClient())).statusCode, 200, 'no success was counted');
+    } finally {
+      await app.close();
+    }
+  });
+
+    test('a login storm: password checks are bounded, the overflow is a 503 with Retry-After, never a 500', async () => {
     const app = await securedApp({ LOGIN_THROTTLE: 'off', LOGIN_ACCOUNT_THROTTLE: 'off', PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '2' });
     try {
       const answers = await Promise.all(Array.from({ length: 12 }, () => login(app, 'alice@example.test', 'wrong')));
