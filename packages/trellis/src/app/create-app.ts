@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { clientErrorHandler } from '../kernel/client-error-handler.ts';
-import { answerProtocolRefusals } from '../kernel/protocol-refusals.ts';
+import { answerProtocolRefusals, capPipelinedRequests } from '../kernel/protocol-refusals.ts';
 import { rerouteMalformedUrl } from '../kernel/malformed-url.ts';
 import type { ServerOptions } from 'node:http';
 import type { Logger } from 'pino';
@@ -101,6 +101,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   ) as unknown as FastifyInstance;
 
   answerProtocolRefusals(app.server as unknown as Parameters<typeof answerProtocolRefusals>[0]);
+  capPipelinedRequests(app.server);
 
   const name = options.name ?? 'Trellis API';
   const resources = options.resources ?? [];

@@ -42,6 +42,12 @@ export const protocolErrorCodes = {
     className: 'HttpException',
     message: (p) => `The request header fields are larger than the ${p.limit} bytes the server reads.`,
   },
+  // RFC 6585 §4: one connection pipelined more requests than are answered at once (protocol-refusals.ts).
+  too_many_pipelined_requests: {
+    status: 429,
+    className: 'TooManyRequestsHttpException',
+    message: (p) => `Too many requests pipelined on one connection: at most ${p.max} are answered at a time; read the answers before sending more.`,
+  },
   // RFC 9110 §15.5.9: REQUEST_TIMEOUT passed before the request was whole.
   request_timeout: {
     status: 408,
