@@ -125,13 +125,17 @@ describe('PostgreSQL outage under load, as a process', { skip: pg.skip }, () => 
       const seen = { before: new Map<number, number>(), during: new Map<number, number>(), after: new Map<number, number>() };
       let phase: keyof typeof seen = 'before';
       let retryAfter: string | null = null;
+      let detail: unknown = null;
       const deadline = Date.now() + 6000;
       const worker = async () => {
         while (Date.now() < deadline) {
           const res = await fetch(`${base}/books/1`, { headers: { accept: 'application/ld+json' } });
-          await res.arrayBuffer();
+          const text = await res.text();
           seen[phase].set(res.status, (seen[phase].get(res.status) ?? 0) + 1);
-          if (res.status === 503) retryAfter = res.headers.get('retry-after');
+          if (res.status === 503) {
+            retryAfter = res.headers.get('retry-after');
+            detail = (JSON.parse(text) as { detail?: unknown }).detail;
+          }
         }
       };
       const load = Promise.all(Array.from({ length: 8 }, worker));
@@ -147,6 +151,8 @@ describe('PostgreSQL outage under load, as a process', { skip: pg.skip }, () => 
       assert.ok((seen.before.get(200) ?? 0) > 0);
       assert.ok((seen.during.get(503) ?? 0) > 0, `503s during the cut: ${JSON.stringify([...seen.during])}`);
       assert.equal(retryAfter, '5');
+      // Written for clients: production says it too (other 5xx say only their status text).
+      assert.equal(detail, 'The database is unavailable; please try again shortly.');
       assert.deepEqual([...seen.during.keys()].filter((s) => s !== 200 && s !== 503), [], 'nothing but 200 and 503 during');
       assert.ok((seen.after.get(200) ?? 0) > 0, `200s after the restore: ${JSON.stringify([...seen.after])}`);
       const lines = server.output().split('\n').filter((l) => /Database (unavailable|connection lost)/.test(l));

@@ -17,9 +17,16 @@ export interface ErrorView {
   readonly logs: readonly LogRecord[];
 }
 
+/**
+ * 5xx whose messages are written for clients, fixed text with nothing of the server's state in it:
+ * production says them too (a client is told to come back, and why), where every other 5xx says
+ * only its status text.
+ */
+const PUBLIC_5XX = new Set(['database_unavailable', 'password_check_busy']);
+
 export function errorView(error: HttpError, options: { debug: boolean; logs: readonly LogRecord[] }): ErrorView {
   const title = STATUS_CODES[error.status] ?? 'Error';
-  const exposeMessage = options.debug || error.status < 500;
+  const exposeMessage = options.debug || error.status < 500 || PUBLIC_5XX.has(error.code);
   return {
     status: error.status,
     title,
