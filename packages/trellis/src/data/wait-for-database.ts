@@ -41,7 +41,7 @@ export async function waitForDatabase(db: Database, url: string, options: WaitOp
   let told = false;
   for (;;) {
     try {
-      await sql`select 1`.execute(db);
+      await withinDeadline(sql`select 1`.execute(db), options.timeoutMs > 0 ? deadline - Date.now() : null);
       return;
     } catch (error) {
       const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error);
@@ -59,6 +59,28 @@ export async function waitForDatabase(db: Database, url: string, options: WaitOp
       await sleep(Math.min(delay, left));
       delay = Math.min(delay * 2, 2000);
     }
+  }
+}
+
+/** The server did not answer a try before the wait ran out (it accepted the connection and said nothing). */
+const NO_ANSWER = 'no answer';
+
+/**
+ * A try bounded by what is left of the wait: a server that accepts connections and never answers
+ * held each try for pg's own connection timeout (5 s), so a 6 s wait ended after 11.
+ */
+async function withinDeadline<T>(attempt: Promise<T>, leftMs: number | null): Promise<T> {
+  if (leftMs === null) return attempt;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(NO_ANSWER), { code: 'ETIMEDOUT' })), Math.max(leftMs, 0) + 100);
+  });
+  try {
+    return await Promise.race([attempt, late]);
+  } finally {
+    clearTimeout(timer);
+    // A try abandoned at the deadline may still fail later: nobody is waiting for it.
+    attempt.catch(() => undefined);
   }
 }
 
