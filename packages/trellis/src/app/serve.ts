@@ -10,11 +10,20 @@ export class ListenError extends Error {
 }
 
 /**
+ * How long a shutdown waits for requests in flight: 10 s, and longer than a query may take
+ * (DATABASE_QUERY_TIMEOUT), so a request stuck on a slow database gets its 503 before the exit
+ * rather than a reset connection (both were 10 s).
+ */
+export function shutdownGraceMs(config: Pick<TrellisConfig, 'databaseQueryTimeoutMs'>): number {
+  return Math.max(10_000, config.databaseQueryTimeoutMs + 2_000);
+}
+
+/**
  * Listens on HOST:PORT (the app's configuration unless `config` is given) and shuts down
  * gracefully on SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close resources
  * (onClose hooks), and exit; forced after `graceMs`.
  */
-export async function serve(app: FastifyInstance, config: TrellisConfig = app.trellis.config, graceMs = 10_000): Promise<string> {
+export async function serve(app: FastifyInstance, config: TrellisConfig = app.trellis.config, graceMs = shutdownGraceMs(config)): Promise<string> {
   let address: string;
   try {
     address = await app.listen({ host: config.host, port: config.port });
