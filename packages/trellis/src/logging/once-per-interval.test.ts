@@ -10,3 +10,15 @@ test('one line per interval, carrying the count of occurrences it stands for', (
   assert.equal(gate.hit(10_000), 3);
   assert.equal(gate.hit(25_000), 1);
 });
+
+test('hitOrLater: a burst that stops within the interval is told at its end, once', async () => {
+  const once = new OncePerInterval(100);
+  const late: number[] = [];
+  assert.equal(once.hitOrLater((n) => late.push(n)), 1, 'the first occurrence makes a line at once');
+  for (let i = 0; i < 1398; i++) assert.equal(once.hitOrLater((n) => late.push(n)), null);
+  await new Promise((r) => setTimeout(r, 150));
+  assert.deepEqual(late, [1398], 'the rest of the burst, when the interval ends');
+  await new Promise((r) => setTimeout(r, 150));
+  assert.deepEqual(late, [1398], 'nothing more to tell: no second line');
+  assert.equal(once.hitOrLater((n) => late.push(n)), 1, 'a new burst after the interval: a line at once');
+});

@@ -240,12 +240,14 @@ export class ThreadProfileSink implements ProfileSink {
   #refuse(count: number): void {
     this.#refused += count;
     // Under sustained overload the backlog fills and drains again and again: one line per interval.
-    const reported = this.#refusals.hit();
-    if (reported !== null) {
-      this.#log.warn({ channel: 'profiler', notRecorded: this.#refused }, `The profiler cannot keep up (${Math.round(this.#backlogBytes / 2 ** 20)} MB, ${this.#sent + this.#batch.length - this.#stored} profiles waiting): ${this.#refused.toLocaleString('en-US')} requests not recorded since start.`);
-    }
+    // The drops after a line are told at the interval's end, also when they stop before it.
+    if (this.#refusals.hitOrLater(() => this.#logRefusals()) !== null) this.#logRefusals();
     if (this.#batchFull()) this.#post();
     else if (this.#batch.length > 0) this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
+  }
+
+  #logRefusals(): void {
+    this.#log.warn({ channel: 'profiler', notRecorded: this.#refused }, `The profiler cannot keep up (${Math.round(this.#backlogBytes / 2 ** 20)} MB, ${this.#sent + this.#batch.length - this.#stored} profiles waiting): ${this.#refused.toLocaleString('en-US')} requests not recorded since start.`);
   }
 
   #refuseLarge(bytes: number): void {
