@@ -18,7 +18,7 @@ import { profilerRoutes } from './profiler-routes.ts';
 import { isThreadLocal, openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { ThreadProfileSink } from './thread-profile-sink.ts';
-import { TokenIssuer } from './token.ts';
+import { issuedTokensKnown, TokenIssuer } from './token.ts';
 import { toolbarInjection } from './toolbar/toolbar-injection.ts';
 import { observeSqlite } from '../data/observe-sqlite.ts';
 import { defaultPanels } from './panels/default-panels.ts';
@@ -84,7 +84,7 @@ export const profilerPlugin = fp(
     observeSqlite();
     // Pages wait at most 2 s for queued profiles (settled-within.ts) and 1 s for each read.
     const storage = opts.storage ?? (await openProfileStorage(settings.dsn, settings, { commandTimeoutMs: 1000 }));
-    const issuer = new TokenIssuer(settings.maxProfiles);
+    const issuer = new TokenIssuer(issuedTokensKnown(settings.maxProfiles));
     try {
       issuer.seed(await storage.tokens(settings.maxProfiles));
     } catch (error) {

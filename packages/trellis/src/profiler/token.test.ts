@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TokenIssuer, isToken, randomToken } from './token.ts';
+import { isToken, issuedTokensKnown, randomToken, TokenIssuer } from './token.ts';
 
 test('tokens are 6 lowercase hex characters', () => {
   for (let i = 0; i < 1000; i++) assert.match(randomToken(), /^[0-9a-f]{6}$/);
@@ -54,4 +54,14 @@ test('the issuer forgets the oldest tokens past its capacity (the store has drop
 
 test('the issuer gives up, loudly, when no candidate is free', () => {
   assert.throws(() => new TokenIssuer(1).issue(0), { message: 'Could not find a free profile token in 0 attempts' });
+});
+
+test('the request thread remembers eight stores of issued tokens: unrecorded requests do not push out the stored ones', () => {
+  assert.equal(issuedTokensKnown(10_000), 80_000);
+  assert.equal(issuedTokensKnown(1_000_000), 1 << 20);
+  const issuer = new TokenIssuer(issuedTokensKnown(1000));
+  const stored = Array.from({ length: 1000 }, () => issuer.issue());
+  // Seven thousand requests the store never saw (it was away): the stored tokens are still known.
+  for (let i = 0; i < 7000; i++) issuer.issue();
+  assert.equal(stored.filter((t) => issuer.knows(t)).length, 1000);
 });

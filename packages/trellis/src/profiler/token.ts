@@ -32,6 +32,18 @@ export function isToken(value: string): boolean {
 }
 
 /**
+ * How many issued tokens the request thread's issuer remembers for a store keeping `maxProfiles`:
+ * every request is given a token before anyone knows whether it will be recorded, and requests
+ * not recorded (the store away, the backlog full, a sample) pushed the stored tokens out of a
+ * memory of `maxProfiles`: after 30,000 unrecorded requests, new tokens clashed with stored ones,
+ * and the writer stored those profiles under fresh tokens while their responses had gone out with
+ * the old ones. Eight times the store's size (at most 2^20: redraws stay rare, 1 in 16 at most).
+ */
+export function issuedTokensKnown(maxProfiles: number): number {
+  return Math.min(1 << 20, 8 * maxProfiles);
+}
+
+/**
  * Issues tokens unique in the store, synchronously. 24 bits collide often enough to matter once
  * thousands of profiles are kept (1 in 1,700 at 10,000), so every candidate is checked against the
  * tokens this process knows the store holds: those it found there when it opened (`seed`) and those
