@@ -59,6 +59,8 @@ describe('trellis routes and openapi (declarations only)', () => {
     const doc = JSON.parse(json.stdout) as { openapi: string; paths: Record<string, unknown>; servers: unknown; info: { contact?: unknown } };
     assert.match(doc.openapi, /^3\.1\./);
     assert.deepEqual(doc.servers, [{ url: 'http://localhost:8000', description: 'This server.' }], 'the address trellis serve listens on by default');
+    const elsewhere = JSON.parse((await trellis(['openapi'], BOOKSHOP, { PORT: '9321' })).stdout) as { servers: unknown };
+    assert.deepEqual(elsewhere.servers, [{ url: 'http://localhost:9321', description: 'This server.' }], 'the port trellis serve would listen on');
     assert.deepEqual(doc.info.contact, { name: 'Bookshop API team', url: 'https://bookshop.test/api', email: 'api@bookshop.test' }, 'the app module\'s docs');
     assert.ok('/books/{id}' in doc.paths);
     const yaml = await trellis(['openapi', '--yaml'], BOOKSHOP);

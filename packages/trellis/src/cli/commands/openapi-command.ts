@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from '../cli-error.ts';
 import { declaredApp } from '../declared-app.ts';
+import { loadEnv } from '../cli-config.ts';
 import { findProject } from '../project.ts';
 import type { Output } from '../output.ts';
 
@@ -16,13 +17,16 @@ export function openapiCommand(program: Command, _out: Output): void {
     .option('-o, --output <file>', 'write to a file instead of standard output')
     .option('--app <module>', 'the app module')
     .action(async (options: { yaml?: boolean; production?: boolean; output?: string; app?: string }) => {
-      const mod = await findProject(process.cwd(), options.app).load();
+      const project = findProject(process.cwd(), options.app);
+      const mod = await project.load();
+      // The port `trellis serve` listens on here (PORT, from the environment or .env), 8000 by default.
+      const port = /^\d{1,5}$/.test(loadEnv(project.root).PORT ?? '') ? process.env.PORT : '8000';
       const declared = await declaredApp(mod, options.production);
       try {
         const url = options.yaml ? '/docs.yaml' : '/docs.json';
-        // Asked on the address `trellis serve` listens on by default, so `servers` names it
-        // (unless the app module's `docs.servers` does), not inject's localhost:80.
-        const res = await declared.app.inject({ method: 'GET', url, headers: { host: 'localhost:8000' } });
+        // Asked on the address `trellis serve` listens on, so `servers` names it (unless the app
+        // module's `docs.servers` does), not inject's localhost:80.
+        const res = await declared.app.inject({ method: 'GET', url, headers: { host: `localhost:${port}` } });
         if (res.statusCode !== 200) throw new CliError('openapi_failed', `GET ${url} answered ${res.statusCode}.`);
         const text = options.yaml ? res.body : `${JSON.stringify(res.json(), null, 2)}\n`;
         if (options.output) writeFileSync(resolve(options.output), text);
