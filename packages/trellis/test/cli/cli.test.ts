@@ -162,13 +162,13 @@ describe('trellis make:migration and errors outside a project', () => {
   });
 });
 
-test('trellis serve runs the app until SIGTERM', { timeout: 60_000 }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'trellis-serve-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: BOOKSHOP, env: { ...ENV, LOG_LEVEL: 'info', PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data.db')}`, PROFILER_DSN: 'memory:' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `trellis serve` in `cwd`, on a port of its own and a database in `dir`: the process and its URL once it listens. */
+async function serving(cwd: string, dir: string, t: { after: (fn: () => void) => void }) {
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd, env: { ...ENV, LOG_LEVEL: 'info', PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data.db')}`, PROFILER_DSN: 'memory:' }, stdio: ['ignore', 'pipe', 'pipe'] });
   t.after(() => child.kill('SIGKILL'));
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c));
+  child.stderr.on('data', (c: Buffer) => (out += c));
   const base = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -176,6 +176,13 @@ test('trellis serve runs the app until SIGTERM', { timeout: 60_000 }, async (t) 
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
   });
+  return { child, base };
+}
+
+test('trellis serve runs the app until SIGTERM', { timeout: 60_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-serve-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { child, base } = await serving(BOOKSHOP, dir, t);
   const res = await fetch(`${base}/books/1`, { headers: { accept: 'application/json' } });
   assert.equal(res.status, 200, 'migrated and seeded before serving');
   assert.equal(((await res.json()) as { id: number }).id, 1);
@@ -202,18 +209,7 @@ export const migrations = { '001-notes': { async up(db) {
 export const security = { pathRules: [{ path: /^\\/notes\\/secret/, rule: 'ROLE_ADMIN', message: 'Secret notes are for administrators.' }] };
 export const profiler = { panels: [defineProfilerPanel({ id: 'flags', label: 'Feature flags', collect: ({ request }) => ({ flags: String(request.headers['x-flags'] ?? '') }), render: ({ flags }) => html\`<p>\${flags}</p>\` })] };
 `);
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: dir, env: { ...ENV, LOG_LEVEL: 'info', PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data.db')}`, PROFILER_DSN: 'memory:' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  t.after(() => child.kill('SIGKILL'));
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c));
-  child.stderr.on('data', (c: Buffer) => (out += c));
-  const base = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-  });
+  const { child, base } = await serving(dir, dir, t);
   const secret = await fetch(`${base}/notes/secret`, { headers: { accept: 'application/problem+json' } });
   assert.equal(secret.status, 401, 'the path rule is the module\'s');
   const notes = await fetch(`${base}/notes`, { headers: { accept: 'application/json', 'x-flags': 'beta,dark' } });
