@@ -28,3 +28,20 @@ test('thousands of failing items are each told once, in their order (the check i
   assert.deepEqual(violations[0], { propertyPath: 'tags.0', message: 'This value is too long. It should have 3 characters or less.', code: 'length' });
   assert.deepEqual(violations[19_999], { propertyPath: 'tags.19999', message: 'This value should be of type string.', code: 'type' });
 });
+
+test('a property\'s own errorMessage replaces the message of any rule of its schema; the code stays the rule\'s', () => {
+  const validator = new InputValidator(
+    Type.Object({
+      rating: Type.Integer({ minimum: 0, maximum: 5, errorMessage: 'A rating is 0 to 5 stars.' }),
+      note: Type.Optional(Type.Union([Type.String({ maxLength: 3, errorMessage: 'Three letters at most.' }), Type.Null()])),
+      title: Type.String(),
+    }),
+  );
+  assert.deepEqual(validator.violations({ rating: 9, note: 'abcd', title: 'x' }), [
+    { propertyPath: 'rating', message: 'A rating is 0 to 5 stars.', code: 'range' },
+    { propertyPath: 'note', message: 'Three letters at most.', code: 'length' },
+  ]);
+  assert.deepEqual(validator.violations({ rating: 'five', title: 'x' }), [{ propertyPath: 'rating', message: 'A rating is 0 to 5 stars.', code: 'type' }]);
+  // Rules of the object itself keep their words.
+  assert.deepEqual(validator.violations({ rating: 1 }), [{ propertyPath: 'title', message: 'This value should not be blank.', code: 'required' }]);
+});

@@ -13,6 +13,17 @@ function propertyPath(error: ErrorObject): string {
   return child === undefined ? base : base === '' ? child : `${base}.${child}`;
 }
 
+/**
+ * A property's own message (`Type.Integer({ maximum: 5, errorMessage: 'At most 5 stars.' })`),
+ * which replaces the rule's for any rule of that schema it breaks, as Symfony's constraint
+ * `message` option does; the code stays the rule's.
+ */
+function withOwnMessage(error: ErrorObject, standard: { message: string; code: string }): { message: string; code: string } {
+  if (error.keyword === 'required' || error.keyword === 'additionalProperties') return standard;
+  const own = (error.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
+  return typeof own === 'string' && own !== '' ? { message: own, code: standard.code } : standard;
+}
+
 /** Messages in the words API clients already know from Symfony's validator. */
 function message(error: ErrorObject): { message: string; code: string } {
   const p = error.params as Record<string, unknown>;
@@ -83,7 +94,9 @@ function matchedBranches(errors: readonly ErrorObject[]): Set<string> {
   return matched;
 }
 
-const shared = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false }));
+// verbose: each error carries the schema it broke (for its own `errorMessage`); the success path
+// is the same code.
+const shared = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, verbose: true }));
 useFastStringLength(shared);
 
 /** A compiled body validator (compiled once, at startup) returning violations instead of ajv errors. */
@@ -106,7 +119,7 @@ export class InputValidator {
       // A value of one branch's type that breaks its other rules is told those rules only: a
       // nullable string too long is "too long", not also "should be of type null".
       if (isBranchTypeError(error) && matched.has(`${anyOfOf(error)}|${error.instancePath}`)) continue;
-      const v = { propertyPath: propertyPath(error), ...message(error) };
+      const v = { propertyPath: propertyPath(error), ...withOwnMessage(error, message(error)) };
       const key = `${v.propertyPath}\u0000${v.code}`;
       if (seen.has(key)) continue;
       seen.add(key);
