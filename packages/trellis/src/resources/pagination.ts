@@ -52,12 +52,13 @@ const PLAIN_QUERY = /^[A-Za-z0-9*\-._[\]]+=[A-Za-z0-9*\-._[\]]*(?:&[A-Za-z0-9*\-
  * the first `page` pair takes the number, later ones go, and it is appended when absent. Plain
  * queries (the usual ones) are spliced without URLSearchParams' parse and re-encode.
  */
-function pageUrl(path: string, search: string): (page: number) => string {
-  if (search === '') return (page) => `${path}?page=${page}`;
+function pageUrl(path: string, search: string, pageParam: string): (page: number) => string {
+  const name = pageParam.replaceAll('[', '%5B').replaceAll(']', '%5D');
+  if (search === '') return (page) => `${path}?${name}=${page}`;
   if (!PLAIN_QUERY.test(search)) {
     const params = new URLSearchParams(search);
     return (page) => {
-      params.set('page', String(page));
+      params.set(pageParam, String(page));
       return `${path}?${params.toString()}`;
     };
   }
@@ -66,14 +67,14 @@ function pageUrl(path: string, search: string): (page: number) => string {
   let after = '';
   let found = false;
   for (const pair of encoded.split('&')) {
-    if (pair.startsWith('page=')) {
+    if (pair.startsWith(`${name}=`)) {
       found = true;
       continue;
     }
     if (found) after += `&${pair}`;
     else before += `${pair}&`;
   }
-  const head = `${path}?${before}page=`;
+  const head = `${path}?${before}${name}=`;
   return (page) => `${head}${page}${after}`;
 }
 
@@ -81,8 +82,8 @@ function pageUrl(path: string, search: string): (page: number) => string {
  * The page's neighbours as paths with the request's other query parameters kept. Without a total
  * (partial pagination) `last` is unknown and `next` exists when the page is full.
  */
-export function pageLinks(path: string, search: string, state: PaginationState, totalItems: number | null, count: number): PageLinks {
-  const at = pageUrl(path, search);
+export function pageLinks(path: string, search: string, state: PaginationState, totalItems: number | null, count: number, pageParam = 'page'): PageLinks {
+  const at = pageUrl(path, search, pageParam);
   const lastPage = totalItems === null ? null : Math.max(1, Math.ceil(totalItems / state.itemsPerPage));
   const hasNext = lastPage === null ? count >= state.itemsPerPage : state.page < lastPage;
   return {

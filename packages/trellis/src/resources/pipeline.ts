@@ -18,7 +18,7 @@ import { InputValidator } from './input-validator.ts';
 import { apiDocumentationLink, paginationLinks } from './link-header.ts';
 import type { Operation } from './operation.ts';
 import { pageLinks, resolvePagination } from './pagination.ts';
-import { jsonApiQuery } from '../formats/jsonapi/jsonapi-query.ts';
+import { jsonApiQuery, jsonApiSearch } from '../formats/jsonapi/jsonapi-query.ts';
 import { fieldsetSearch } from '../formats/jsonapi/fieldset-search.ts';
 import { JSONAPI_MEDIA_TYPE, jsonApiContentTypeRefusal } from '../formats/jsonapi/jsonapi-media-type.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
@@ -304,12 +304,14 @@ export class OperationPipeline {
       let body: string;
       if (page !== null) {
         let search = knownQuery(op.resource, query === request.query ? searchOf(request.url) : searchFrom(query));
+        // JSON:API's links say its own names (sort, include, page[size], page[number]).
+        if (jsonapi) search = jsonApiSearch(search);
         // JSON:API: the sparse fieldsets hold on every page the links lead to.
         if (fields) search = [search, fieldsetSearch(fields, (type) => this.#registry.get(type) ?? this.#registry.resources.find((r) => r.path === `/${type}`))].filter((s) => s !== '').join('&');
         // The pages of a collection asked for by extension (`/books.json?page=2`) keep it: a client
         // following `next` stays in the format it chose (API Platform's views do the same).
         const pagesPath = extension === null ? op.resource.path : `${op.resource.path}.${extension}`;
-        const links = ctx.pagination.enabled ? pageLinks(pagesPath, search, ctx.pagination, page.totalItems, page.items.length) : null;
+        const links = ctx.pagination.enabled ? pageLinks(pagesPath, search, ctx.pagination, page.totalItems, page.items.length, jsonapi ? 'page[number]' : 'page') : null;
         const value: Representation = { kind: 'collection', items: page.items, totalItems: page.totalItems, links, itemsPerPage: ctx.pagination.itemsPerPage };
         body = format.encode(value, { resource: op.resource, embedded, ...(fields ? { fields } : {}) });
         if (links !== null && format.name === 'json') reply.header('link', `${apiDocumentationLink(request)}, ${paginationLinks(request, links)}`);

@@ -67,7 +67,7 @@ test('JSON:API item, compound document and collection', async () => {
   compound.included.forEach(assertJsonApiResource);
   assert.deepEqual(compound.included.map((r: any) => `${r.type}/${r.id}`).sort(), ['Writer/1', 'Writer/2']);
   assert.deepEqual(compound.meta, { itemsPerPage: 3, totalItems: 5 });
-  assert.equal(compound.links.next, '/novels?embed=writer&page=2');
+  assert.equal(compound.links.next, '/novels?include=writer&page%5Bnumber%5D=2');
   const error = await app.inject({ method: 'GET', url: '/novels/999', headers: { accept: 'application/vnd.api+json' } });
   assert.equal(error.statusCode, 404);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonApiQuery } from './jsonapi-query.ts';
+import { jsonApiQuery, jsonApiSearch } from './jsonapi-query.ts';
 
 test('sort, page and filter in the parameters the filters read', () => {
   assert.deepEqual(jsonApiQuery({ sort: '-publicationDate,title', 'page[number]': '2', 'page[size]': '5', 'filter[title]': 'dune' }), {
@@ -34,4 +34,13 @@ test('include is the embed, nested paths too, and a path the resource lacks is a
 test('a relationship named many times is included once; an empty include includes nothing', () => {
   assert.equal(jsonApiQuery({ include: 'author,author, author' }).embed, 'author');
   assert.equal(jsonApiQuery({ include: '' }).embed, undefined);
+});
+
+test('jsonApiSearch: the resource\'s parameters back in JSON:API\'s names, which jsonApiQuery reads as the same query', () => {
+  const internal = 'order%5Btitle%5D=desc&order%5BpublicationDate%5D=asc&itemsPerPage=5&embed=author%2Cbook.author&page=2&title=the&price%5Bgt%5D=3';
+  const search = jsonApiSearch(internal);
+  assert.equal(search, 'sort=-title%2CpublicationDate&page%5Bsize%5D=5&include=author%2Cbook.author&page%5Bnumber%5D=2&title=the&price%5Bgt%5D=3');
+  const back = jsonApiQuery(Object.fromEntries(new URLSearchParams(search)));
+  for (const [key, value] of new URLSearchParams(internal)) assert.equal(back[key], value, key);
+  assert.equal(jsonApiSearch(''), '');
 });

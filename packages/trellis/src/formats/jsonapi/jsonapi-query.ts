@@ -11,6 +11,31 @@ const FILTER = /^filter\[([^\]]+)\]$/;
  * `itemsPerPage` (within the resource's maximum), `filter[title]=dune` is `title=dune`. A
  * parameter given both ways keeps the explicit one. Applied only when JSON:API was negotiated.
  */
+/**
+ * The inverse, for the links of a JSON:API document: a query string in the resource's parameters
+ * (`order[title]=desc&order[isbn]=asc&itemsPerPage=5&embed=author&page=2`) in JSON:API's own
+ * (`sort=-title,isbn&page[size]=5&include=author&page[number]=2`), so a JSON:API client sees the
+ * names it sent. Filters keep their names: `filter[title]` reads as `title`, and `price[gt]` has
+ * no `filter[…]` spelling.
+ */
+export function jsonApiSearch(search: string): string {
+  if (search === '') return search;
+  const out = new URLSearchParams();
+  const sort: string[] = [];
+  for (const [key, value] of new URLSearchParams(search)) {
+    const order = /^order\[([^\]]+)\]$/.exec(key);
+    if (order) {
+      if (sort.length === 0) out.append('sort', '');
+      sort.push(value === 'desc' ? `-${order[1]}` : order[1]!);
+    } else if (key === 'embed') out.append('include', value);
+    else if (key === 'itemsPerPage') out.append('page[size]', value);
+    else if (key === 'page') out.append('page[number]', value);
+    else out.append(key, value);
+  }
+  if (sort.length > 0) out.set('sort', sort.join(','));
+  return out.toString();
+}
+
 export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) => boolean = () => true, includable: (path: string) => boolean = () => true): QueryParams {
   let out: Record<string, string | string[] | undefined> | null = null;
   const set = (key: string, value: string | string[] | undefined) => {
