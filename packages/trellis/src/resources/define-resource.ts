@@ -155,7 +155,8 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
   const relations = options.relations ?? {};
   const properties: PropertyDefinition[] = Object.entries(options.schema.properties).map(([name, declared]) => {
     const relation = relations[name] ?? null;
-    const schema = relation ? declared : withColumnFormat(declared);
+    // Columns are the default provider's and processor's (integer-range.ts).
+    const schema = relation || options.provider || options.processor ? declared : withColumnFormat(declared);
     const { type, nullable } = typeOf(schema, relation);
     return {
       name,

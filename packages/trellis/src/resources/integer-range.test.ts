@@ -29,6 +29,22 @@ test('an integer property is an SQL integer unless its schema says int64; other 
   assert.equal(withColumnFormat(int64), int64);
 });
 
+test('bounds past 32 bits make a bigint; a resource with its own provider has no column to fit', () => {
+  const files = defineResource({
+    name: 'File',
+    path: '/files',
+    schema: Type.Object({ id: Type.Readonly(Type.Integer()), size: Type.Integer({ minimum: 0, maximum: 10_000_000_000 }), at: Type.Integer({ minimum: -(2 ** 40) }) }),
+  });
+  assert.equal(files.property.get('size')!.schema.format, 'int64');
+  assert.equal(files.property.get('at')!.schema.format, 'int64');
+  assert.equal(integerRange(files.property.get('size')!.schema).max, Number.MAX_SAFE_INTEGER);
+  assert.deepEqual(new InputValidator(files.inputSchema).violations({ size: 5e9, at: -(2 ** 39) }), []);
+  const remote = defineResource({ name: 'Remote', path: '/remote', schema: Type.Object({ id: Type.Readonly(Type.Integer()), n: Type.Integer() }), provider: async () => null });
+  assert.equal(remote.property.get('n')!.schema.format, undefined);
+  assert.equal(integerRange(remote.property.get('id')!.schema).max, Number.MAX_SAFE_INTEGER);
+  assert.deepEqual(new InputValidator(remote.inputSchema).violations({ n: 2 ** 40 }), []);
+});
+
 test('fitsColumn: whole numbers within the range only', () => {
   for (const n of [0, 1, -1, 2 ** 31 - 1, -(2 ** 31)]) assert.equal(fitsColumn(n, INT32), true, String(n));
   for (const n of [2 ** 31, -(2 ** 31) - 1, 1.5, Number.NaN, Infinity]) assert.equal(fitsColumn(n, INT32), false, String(n));
