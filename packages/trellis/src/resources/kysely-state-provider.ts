@@ -4,6 +4,7 @@ import { CompiledQueries, compiledQueries as compiled } from './compiled-queries
 import type { ResourceDefinition } from './define-resource.ts';
 import { embedRelations } from './embed-relations.ts';
 import { hasFilterParameters, type AnySelect, type FilterBinding, type FilterContext } from './filter.ts';
+import { databaseRejectedValue } from '../data/database-rejected-value.ts';
 import { parseIdentifier } from './resource-registry.ts';
 import type { Item, Page, StateProvider } from './state-provider.ts';
 
@@ -59,7 +60,14 @@ export const kyselyStateProvider: StateProvider = {
       const id = parseIdentifier(resource, ctx.params.id ?? '');
       if (id === null) return null;
       const query = compiled.item(db, resource, id, (value) => db.selectFrom(resource.table).select(mapper.selectColumns).where(idColumnOf(resource), '=', value));
-      const row = (await db.executeQuery(query)).rows[0] as Record<string, unknown> | undefined;
+      let row: Record<string, unknown> | undefined;
+      try {
+        row = (await db.executeQuery(query)).rows[0] as Record<string, unknown> | undefined;
+      } catch (error) {
+        // An id its column cannot hold (`/tokens/not-a-uuid` on a uuid column) names no item.
+        if (databaseRejectedValue(error) !== null) return null;
+        throw error;
+      }
       if (row === undefined) return null;
       const item = mapper.toItem(row);
       if (ctx.embed.size > 0) await embedRelations(db, ctx.registry, resource, [item], ctx.embed);
