@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateConfig } from '../app/config.ts';
 import { HttpError } from '../kernel/http-error.ts';
+import { CheckAdmission } from './check-admission.ts';
 
 export interface LoginThrottleOptions {
   /** Attempts per client address, counted before the password is checked. */
@@ -20,6 +21,9 @@ interface Verdict {
   readonly ttl: number;
 }
 type Limiter = (request: FastifyRequest, options?: { increment?: boolean }) => Promise<Verdict>;
+/** How long a password check waits for a place in its account's budget (check-admission.ts). */
+const CHECK_WAIT_MS = 10_000;
+
 /** Where the shared counters live: `trellis:login-throttle:client:<address>`, `…:account:<digest>`. */
 export const REDIS_KEY_PREFIX = 'trellis:login-throttle:';
 
@@ -39,13 +43,8 @@ type Keyed = FastifyRequest & { [KEY]: string };
 export class LoginThrottle {
   readonly #perClient: Limiter[];
   readonly #perAccount: Limiter[];
-  /**
-   * Password checks running now in this process, per account key. Failures are counted when a
-   * check ends, so checks started together would all pass the account's budget: 60 parallel
-   * guesses got 59 answers before the first failure was counted. Each running check holds a place
-   * in the budget until it is counted or found right (Symfony consumes a token before the check).
-   */
-  readonly #checking = new Map<string, number>();
+  /** The account's password checks admitted at once (check-admission.ts). */
+  readonly #admission = new CheckAdmission(CHECK_WAIT_MS);
 
   private constructor(perClient: Limiter[], perAccount: Limiter[]) {
     this.#perClient = perClient;
@@ -98,27 +97,16 @@ export class LoginThrottle {
     return this.#reserve(request, accountKey(account));
   }
 
-  /** Holds a place in the account's budget for a check about to run; refused when none is left. */
+  /**
+   * Admits a check of the account's password within its budget, the checks running counted
+   * (check-admission.ts); refused (429) when failures alone spent it, or when no place came
+   * within CHECK_WAIT_MS.
+   */
   async #reserve(request: FastifyRequest, key: string): Promise<() => void> {
     if (this.#perAccount.length === 0) return () => undefined;
-    // Taken before the budget is read (an await): checks arriving together each see the others.
-    const running = this.#checking.get(key) ?? 0;
-    this.#checking.set(key, running + 1);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      const left = (this.#checking.get(key) ?? 1) - 1;
-      if (left === 0) this.#checking.delete(key);
-      else this.#checking.set(key, left);
-    };
-    try {
-      await check(this.#perAccount, request, key, false, running);
-    } catch (error) {
-      release();
-      throw error;
-    }
-    return release;
+    const admitted = await this.#admission.admit(key, () => remainingOf(this.#perAccount, request, key));
+    if (admitted === null) throw HttpError.of('too_many_login_attempts', { minutes: 1 }, { headers: { 'retry-after': '1' } });
+    return admitted;
   }
 
   /** Counts a failed attempt against the account. */
@@ -190,16 +178,28 @@ function accountKey(account: string): string {
   return `account:${createHash('sha256').update(account.trim().toLowerCase()).digest('base64url').slice(0, 24)}`;
 }
 
-async function check(limiters: readonly Limiter[], request: FastifyRequest, key: string, increment: boolean, running = 0): Promise<void> {
+async function check(limiters: readonly Limiter[], request: FastifyRequest, key: string, increment: boolean): Promise<void> {
   for (const limiter of limiters) {
     const verdict = await limiter(keyed(request, key), { increment });
-    const { remaining } = verdict as Verdict & { remaining: number };
-    // Reading the account's count, the limit is reached at max failures (the next is one too many),
-    // or when the checks running now could be the failures that reach it.
-    const over = increment ? verdict.isExceeded : (!verdict.isAllowed && remaining === 0 && verdict.ttl > 0) || (running > 0 && remaining <= running);
-    if (over) {
-      const seconds = Math.max(1, Math.ceil(verdict.ttl / 1000));
-      throw HttpError.of('too_many_login_attempts', { minutes: Math.max(1, Math.ceil(seconds / 60)) }, { headers: { 'retry-after': String(seconds) } });
-    }
+    // Reading the account's count, the limit is reached at max failures (the next is one too many).
+    const over = increment ? verdict.isExceeded : !verdict.isAllowed && (verdict as Verdict & { remaining: number }).remaining === 0 && verdict.ttl > 0;
+    if (over) throw tooMany(verdict.ttl);
   }
+}
+
+/** Failures the account may still make (the least of its limiters'); throws the 429 when none. */
+async function remainingOf(limiters: readonly Limiter[], request: FastifyRequest, key: string): Promise<number> {
+  let least = Infinity;
+  for (const limiter of limiters) {
+    const verdict = await limiter(keyed(request, key), { increment: false });
+    const { remaining } = verdict as Verdict & { remaining: number };
+    if (remaining === 0 && verdict.ttl > 0) throw tooMany(verdict.ttl);
+    least = Math.min(least, remaining);
+  }
+  return least;
+}
+
+function tooMany(ttlMs: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  return HttpError.of('too_many_login_attempts', { minutes: Math.max(1, Math.ceil(seconds / 60)) }, { headers: { 'retry-after': String(seconds) } });
 }

@@ -95,12 +95,12 @@ describe('login throttling in one process', () => {
       const basicStatuses = (await Promise.all(Array.from({ length: 20 }, (_, i) => basic(app, 'bob@example.test', `wrong-${i}`, someClient())))).map((r) => r.statusCode);
       assert.equal(basicStatuses.filter((s) => s === 401).length, 5, basicStatuses.join(' '));
       assert.equal(basicStatuses.filter((s) => s === 429).length, 15, basicStatuses.join(' '));
-      // Checks running hold places until they end: past five at once even the right password waits a
-      // second (Symfony consumes a token per attempt too), and a success gives its place back.
+      // Past five at once the right password waits for a running check to end, and a success gives
+      // its place back: twelve workers sending it together are all let in, none counted.
       const right = await Promise.all(Array.from({ length: 12 }, () => login(app, 'admin@example.test', PASSWORDS.admin, someClient())));
-      assert.ok(right.filter((r) => r.statusCode === 200).length >= 5, right.map((r) => r.statusCode).join(' '));
-      for (const r of right.filter((r) => r.statusCode !== 200)) assert.deepEqual([r.statusCode, r.headers['retry-after']], [429, '1']);
-      for (let i = 0; i < 8; i++) assert.equal((await login(app, 'admin@example.test', PASSWORDS.admin, someClient())).statusCode, 200, 'no success was counted');
+      assert.deepEqual(right.map((r) => r.statusCode), Array(12).fill(200));
+      const basicRight = await Promise.all(Array.from({ length: 12 }, () => basic(app, 'admin@example.test', PASSWORDS.admin, someClient())));
+      assert.deepEqual(basicRight.map((r) => r.statusCode), Array(12).fill(200));
     } finally {
       await app.close();
     }
