@@ -5,7 +5,7 @@
 // before any import it could not load fails with a stack.
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
-  console.error(`Trellis needs Node.js 24 or later; this is Node.js ${process.versions.node}. Install Node 24 LTS (or add "node": "24" to the project's devDependencies).`);
+  console.error(`Trellis needs Node.js 24 or later; this is Node.js ${process.versions.node}. Install Node 24 LTS.`);
   process.exit(1);
 }
 const installed = import.meta.url.includes('/node_modules/');

@@ -22,3 +22,17 @@ test('hitOrLater: a burst that stops within the interval is told at its end, onc
   assert.deepEqual(late, [1398], 'nothing more to tell: no second line');
   assert.equal(once.hitOrLater((n) => late.push(n)), 1, 'a new burst after the interval: a line at once');
 });
+
+test('hitOrLater: a line due before the late one ran tells it all; the late one is dropped', async () => {
+  const once = new OncePerInterval(50);
+  const late: number[] = [];
+  assert.equal(once.hitOrLater((n) => late.push(n)), 1);
+  assert.equal(once.hitOrLater((n) => late.push(n)), null);
+  const busyUntil = performance.now() + 70;
+  while (performance.now() < busyUntil) {
+    // The event loop is busy (overload): the late timer cannot run.
+  }
+  assert.equal(once.hitOrLater((n) => late.push(n)), 2, 'due: it carries the one the late line held');
+  await new Promise((r) => setTimeout(r, 120));
+  assert.deepEqual(late, [], 'no second line for the same drops');
+});

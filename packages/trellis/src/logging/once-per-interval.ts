@@ -20,6 +20,11 @@ export class OncePerInterval {
     const count = this.#count;
     this.#last = now;
     this.#count = 0;
+    // This line tells what a pending late one would have (the loop was too busy to run it first).
+    if (this.#late !== null) {
+      clearTimeout(this.#late);
+      this.#late = null;
+    }
     return count;
   }
 

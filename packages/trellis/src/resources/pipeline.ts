@@ -2,6 +2,7 @@ import { MAX_FILTER_VALUES } from './filter.ts';
 import { readJsonBody } from '../kernel/body-parsers.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalidBody, type Format, type Representation } from '../formats/format.ts';
+import { MERGE_PATCH_MEDIA_TYPE } from '../formats/merge-patch.ts';
 import { addVary } from '../http/vary.ts';
 import { HttpError } from '../kernel/http-error.ts';
 import { channels, publish } from '../observe/channels.ts';
@@ -180,7 +181,8 @@ export class OperationPipeline {
     for (const mediaType of operation.inputMediaTypes) {
       // Merge patches are plain JSON documents; JSON-LD keys in them are ignored like in JSON-LD bodies.
       const own = deps.negotiator.formats.find((f) => f.mediaTypes.includes(mediaType));
-      decoders.set(mediaType, own ?? mergePatchDecoder(deps.negotiator.formats[0]!));
+      const fallback = deps.negotiator.formats[0]!;
+      decoders.set(mediaType, own ?? (mediaType === MERGE_PATCH_MEDIA_TYPE ? mergePatchDecoder(fallback) : fallback));
     }
     this.#decoders = decoders;
     this.#supportedInput = operation.inputMediaTypes.map((m) => `"${m}"`).join(', ');

@@ -20,7 +20,8 @@ export function openapiCommand(program: Command, _out: Output): void {
       const project = findProject(process.cwd(), options.app);
       const mod = await project.load();
       // The port `trellis serve` listens on here (PORT, from the environment or .env), 8000 by default.
-      const port = /^\d{1,5}$/.test(loadEnv(project.root).PORT ?? '') ? process.env.PORT : '8000';
+      const asked = Number(loadEnv(project.root).PORT);
+      const port = Number.isInteger(asked) && asked >= 1 && asked <= 65535 ? asked : 8000;
       const declared = await declaredApp(mod, options.production);
       try {
         const url = options.yaml ? '/docs.yaml' : '/docs.json';
