@@ -162,9 +162,10 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
   app.addHook('onSend', (request, reply, payload, done) => {
     const ctx = contexts.get(request);
     if (ctx && keep !== KEEP_ALL && !keep.keeps(reply.statusCode, performance.now() - ctx.origin)) {
-      // Not kept: no profile, so no X-Debug-Token pointing at one.
+      // Not kept: no profile, so no X-Debug-Token pointing at one, and its token is free again.
       contexts.delete(request);
       ctx.scope.close();
+      issuer.forget(ctx.token);
       if (ctx.cpu === 'sampling') stopCpuSampling(ctx);
     } else if (ctx) {
       ctx.mark('respond');

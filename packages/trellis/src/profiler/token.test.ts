@@ -65,3 +65,18 @@ test('the request thread remembers eight stores of issued tokens: unrecorded req
   for (let i = 0; i < 7000; i++) issuer.issue();
   assert.equal(stored.filter((t) => issuer.knows(t)).length, 1000);
 });
+
+test('a token given back (its request not kept) no longer pushes stored tokens out', () => {
+  const issuer = new TokenIssuer(100);
+  const stored = Array.from({ length: 90 }, () => issuer.issue());
+  // A sample keeping one request in twenty: the other nineteen give their tokens back.
+  for (let i = 0; i < 1900; i++) {
+    const token = issuer.issue();
+    assert.equal(issuer.knows(token), true);
+    issuer.forget(token);
+    assert.equal(issuer.knows(token), false);
+  }
+  assert.equal(stored.filter((t) => issuer.knows(t)).length, 90);
+  issuer.forget('zzzzzz');
+  issuer.forget(stored[0]!.replace(/./, (c) => (c === '0' ? '1' : '0')));
+});

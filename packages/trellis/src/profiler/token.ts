@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 const TOKEN = /^[0-9a-f]{6}$/;
 /** Tokens are 24 bits. */
 const SPACE = 1 << 24;
+/** How far back `forget` looks: requests in flight at once, with room to spare. */
+const FORGET_WINDOW = 4096;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 let pool = Buffer.alloc(0);
@@ -34,8 +36,9 @@ export function isToken(value: string): boolean {
 /**
  * How many issued tokens the request thread's issuer remembers for a store keeping `maxProfiles`:
  * every request is given a token before anyone knows whether it will be recorded, and requests
- * not recorded (the store away, the backlog full, a sample) pushed the stored tokens out of a
- * memory of `maxProfiles`: after 30,000 unrecorded requests, new tokens clashed with stored ones,
+ * not recorded (the store away, the backlog full; those a sample leaves out are given back, see
+ * `forget`) pushed the stored tokens out of a memory of `maxProfiles`: after 30,000 unrecorded
+ * requests, new tokens clashed with stored ones,
  * and the writer stored those profiles under fresh tokens while their responses had gone out with
  * the old ones. Eight times the store's size (at most 2^20: redraws stay rare, 1 in 16 at most).
  */
@@ -88,6 +91,29 @@ export class TokenIssuer {
       return tokenOf(value);
     }
     throw new Error(`Could not find a free profile token in ${maxAttempts} attempts`);
+  }
+
+  /**
+   * Gives back a token issued for a request that will not be recorded (not kept by the sampling or
+   * `PROFILER_ONLY`), so that it does not push a stored token out of what this issuer knows. Looked
+   * for among the newest FORGET_WINDOW issued (such a token is given back as its response is sent).
+   */
+  forget(token: string): void {
+    if (!isToken(token)) return;
+    const value = parseInt(token, 16);
+    const size = this.#ring.length;
+    for (let i = 1; i <= Math.min(FORGET_WINDOW, size); i++) {
+      const slot = (this.#next - i + size) % size;
+      if (this.#ring[slot] !== value) continue;
+      this.#known[value >>> 3]! &= ~(1 << (value & 7));
+      // The newest entry fills the hole and the ring steps back: a token given back takes no
+      // place, so the stored ones are not pushed out by it.
+      const newest = (this.#next - 1 + size) % size;
+      this.#ring[slot] = this.#ring[newest]!;
+      this.#ring[newest] = -1;
+      this.#next = newest;
+      return;
+    }
   }
 
   #has(value: number): boolean {
