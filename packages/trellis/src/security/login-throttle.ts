@@ -77,7 +77,9 @@ export class LoginThrottle {
         }
         redis.once('ready', done);
       });
-      shared = await limiterFactory(app, { store: flatRedisStore(redis, REDIS_KEY_PREFIX), skipOnError: true });
+      const store = flatRedisStore(redis, REDIS_KEY_PREFIX);
+      // Should a release of the plugin move its store, the stock one counts as well (its keys read worse).
+      shared = await limiterFactory(app, { ...(store ? { store } : { redis, nameSpace: REDIS_KEY_PREFIX }), skipOnError: true });
     }
     const limiters = (rate: RateConfig | null): Limiter[] => {
       if (rate === null) return [];
@@ -154,9 +156,15 @@ async function limiterFactory(app: FastifyInstance, store: Record<string, unknow
  * `createRateLimit` does not have: its keys read `…undefinedundefined-client:…`. Our keys already
  * say what they count (`client:`, `account:`).
  */
-function flatRedisStore(redis: unknown, prefix: string): new (params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) => unknown {
-  // The store is not in the package's documented API, but it is the one its `redis` option builds.
-  const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as new (continueExceeding: boolean | undefined, exponentialBackoff: boolean | undefined, redis: unknown, key: string) => object;
+function flatRedisStore(redis: unknown, prefix: string): (new (params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) => unknown) | null {
+  // The store is not in the package's documented API, but it is the one its `redis` option builds
+  // (a test checks the keys it writes, so a change of its constructor shows).
+  let RedisStore: new (continueExceeding: boolean | undefined, exponentialBackoff: boolean | undefined, redis: unknown, key: string) => object;
+  try {
+    RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js');
+  } catch {
+    return null;
+  }
   return class FlatRedisStore extends RedisStore {
     constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
       super(params.continueExceeding, params.exponentialBackoff, redis, prefix);
