@@ -101,7 +101,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   ) as unknown as FastifyInstance;
 
   answerProtocolRefusals(app.server as unknown as Parameters<typeof answerProtocolRefusals>[0]);
-  capPipelinedRequests(app.server);
+  capPipelinedRequests(app.server, app.log);
 
   const name = options.name ?? 'Trellis API';
   const resources = options.resources ?? [];

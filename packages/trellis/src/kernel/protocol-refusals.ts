@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { HttpError } from './http-error.ts';
 import { answerAfterPipelined, problemBody, rawProblem } from './raw-problem-answer.ts';
 import { ellipsis } from '../logging/cut-string.ts';
+import { OncePerInterval } from '../logging/once-per-interval.ts';
 
 /** What an Expect header is quoted with in the 417's message, at most. */
 const MAX_QUOTED = 64;
@@ -42,8 +43,13 @@ function answerOn(request: IncomingMessage, response: Response, answer: HttpErro
 export const MAX_PIPELINED = 32;
 const IN_FLIGHT = Symbol('trellis.pipelined');
 
+/** Where a refusal is told: one warning per interval (an operator sees a client cut off). */
+type RefusalLog = { warn(context: Record<string, unknown>, message: string): void };
+
 /** Puts the pipelining cap in front of the server's request handler (Fastify's). */
-export function capPipelinedRequests(server: NodeJS.EventEmitter, max = MAX_PIPELINED): void {
+export function capPipelinedRequests(server: NodeJS.EventEmitter, log: RefusalLog | null = null, max = MAX_PIPELINED): void {
+  // A flood refuses thousands of requests in a burst: one line per interval, with their count.
+  const refusals = new OncePerInterval(10_000);
   const handlers = server.listeners('request') as ((request: IncomingMessage, response: Response) => void)[];
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: Response) => {
@@ -53,7 +59,11 @@ export function capPipelinedRequests(server: NodeJS.EventEmitter, max = MAX_PIPE
       const inFlight = (socket[IN_FLIGHT] ?? 0) + 1;
       socket[IN_FLIGHT] = inFlight;
       response.once('close', () => void (socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1));
-      if (inFlight > max) return answerOn(request, response, HttpError.of('too_many_pipelined_requests', { max }));
+      if (inFlight > max) {
+        const count = refusals.hit();
+        if (count !== null) log?.warn({ channel: 'request', code: 'too_many_pipelined_requests', ip: socket.remoteAddress, refused: count }, `A connection pipelined more than ${max} requests without reading the answers: ${count} ${count === 1 ? 'request' : 'requests'} refused (429) since the last report, the connection closed.`);
+        return answerOn(request, response, HttpError.of('too_many_pipelined_requests', { max }));
+      }
     }
     for (const handler of handlers) handler.call(server, request, response);
   });

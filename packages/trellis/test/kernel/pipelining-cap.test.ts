@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import { pino } from 'pino';
 import { createApp } from '../../src/index.ts';
 import { MAX_PIPELINED } from '../../src/kernel/protocol-refusals.ts';
 import { testConfig } from '../../src/testing/index.ts';
@@ -28,7 +29,9 @@ function pipelined(port: number, count: number, pauseMs: number, keepAliveAfter 
 
 test('past the cap: a 429 in problem+json, the connection closed; within it, every answer', async (t) => {
   let handled = 0;
-  const app = await createApp({ config: testConfig({ NODE_ENV: 'production', PROFILER: '0' }), tls: null });
+  const lines: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+  const app = await createApp({ config: testConfig({ NODE_ENV: 'production', PROFILER: '0' }), tls: null, logger });
   app.get('/hello', async () => {
     handled++;
     return { hello: 'world' };
@@ -47,6 +50,11 @@ test('past the cap: a 429 in problem+json, the connection closed; within it, eve
   const body = JSON.parse(refusal.slice(refusal.indexOf('\r\n\r\n') + 4)) as { status: number; code: string; detail: string };
   assert.deepEqual(body, { type: 'about:blank', title: 'Too Many Requests', status: 429, detail: `Too many requests pipelined on one connection: at most ${MAX_PIPELINED} are answered at a time; read the answers before sending more.`, code: 'too_many_pipelined_requests' });
   assert.ok(handled <= MAX_PIPELINED + 1, `handled ${handled} of 3,000`);
+  // One warning for the burst, not one per refused request.
+  const warnings = lines.map((l) => JSON.parse(l) as { msg: string; ip: string; code: string }).filter((l) => l.code === 'too_many_pipelined_requests');
+  assert.equal(warnings.length, 1, lines.join(''));
+  assert.equal(warnings[0]!.msg, `A connection pipelined more than ${MAX_PIPELINED} requests without reading the answers: 1 request refused (429) since the last report, the connection closed.`);
+  assert.equal(warnings[0]!.ip, '127.0.0.1');
 
   // Pipelining within the cap is served whole, and the connection stays usable until asked to close.
   const polite = await pipelined(port, MAX_PIPELINED - 1, 0);
