@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import type { Violation } from './violation.ts';
-import { INT32 } from './integer-range.ts';
+import { INT32, INT64 } from './integer-range.ts';
 import { useFastStringLength } from './string-length-keywords.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -47,7 +47,7 @@ function message(error: ErrorObject): { message: string; code: string } {
     case 'format':
       // An integer its SQL column cannot hold (integer-range.ts): said as the range it is.
       if (p.format === 'int32' || p.format === 'int64') {
-        const { min, max } = p.format === 'int32' ? INT32 : { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+        const { min, max } = p.format === 'int32' ? INT32 : INT64;
         return { message: `This value should be a whole number between ${min} and ${max}.`, code: 'range' };
       }
       return { message: `This value is not a valid ${p.format}.`, code: 'format' };

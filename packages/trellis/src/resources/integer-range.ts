@@ -16,7 +16,7 @@ export interface IntegerRange {
 }
 
 export const INT32: IntegerRange = { min: -(2 ** 31), max: 2 ** 31 - 1 };
-const INT64: IntegerRange = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+export const INT64: IntegerRange = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
 
 /** The integer branch of a property's schema (a nullable integer is `anyOf: [integer, null]`), or null. */
 function integerSchema(schema: TSchema): TSchema | null {

@@ -16,8 +16,9 @@ export interface LoginThrottleOptions {
 
 /** What `createRateLimit` answers (the part we read). */
 interface Verdict {
-  readonly isAllowed: boolean;
   readonly isExceeded: boolean;
+  /** Attempts left before the limit (max less the count). */
+  readonly remaining: number;
   readonly ttl: number;
 }
 type Limiter = (request: FastifyRequest, options?: { increment?: boolean }) => Promise<Verdict>;
@@ -95,7 +96,7 @@ export class LoginThrottle {
    * done (and a failure counted with `failed`).
    */
   async attempt(request: FastifyRequest, account: string): Promise<() => void> {
-    await check(this.#perClient, request, `client:${request.clientIp}`, true);
+    await count(this.#perClient, request, `client:${request.clientIp}`);
     return this.#reserve(request, accountKey(account));
   }
 
@@ -107,7 +108,7 @@ export class LoginThrottle {
   async #reserve(request: FastifyRequest, key: string): Promise<() => void> {
     if (this.#perAccount.length === 0) return () => undefined;
     const admitted = await this.#admission.admit(key, () => remainingOf(this.#perAccount, request, key));
-    if (admitted === null) throw HttpError.of('too_many_login_attempts', { minutes: 1 }, { headers: { 'retry-after': '1' } });
+    if (admitted === null) throw tooMany(1000);
     return admitted;
   }
 
@@ -122,7 +123,7 @@ export class LoginThrottle {
    * would throttle a client that only sends its right password often.
    */
   async refuseIfOver(request: FastifyRequest, account: string): Promise<() => void> {
-    await check(this.#perClient, request, `client:${request.clientIp}`, false);
+    await remainingOf(this.#perClient, request, `client:${request.clientIp}`);
     return this.#reserve(request, accountKey(account));
   }
 
@@ -186,23 +187,24 @@ function accountKey(account: string): string {
   return `account:${createHash('sha256').update(account.trim().toLowerCase()).digest('base64url').slice(0, 24)}`;
 }
 
-async function check(limiters: readonly Limiter[], request: FastifyRequest, key: string, increment: boolean): Promise<void> {
+/** Counts an attempt under `key`; throws the 429 past the budget. */
+async function count(limiters: readonly Limiter[], request: FastifyRequest, key: string): Promise<void> {
   for (const limiter of limiters) {
-    const verdict = await limiter(keyed(request, key), { increment });
-    // Reading the account's count, the limit is reached at max failures (the next is one too many).
-    const over = increment ? verdict.isExceeded : !verdict.isAllowed && (verdict as Verdict & { remaining: number }).remaining === 0 && verdict.ttl > 0;
-    if (over) throw tooMany(verdict.ttl);
+    const verdict = await limiter(keyed(request, key), { increment: true });
+    if (verdict.isExceeded) throw tooMany(verdict.ttl);
   }
 }
 
-/** Failures the account may still make (the least of its limiters'); throws the 429 when none. */
+/**
+ * Attempts `key` may still make (the least of its limiters'), counting nothing; throws the 429
+ * when none is left: read, the limit is reached at max (the next is one too many).
+ */
 async function remainingOf(limiters: readonly Limiter[], request: FastifyRequest, key: string): Promise<number> {
   let least = Infinity;
   for (const limiter of limiters) {
     const verdict = await limiter(keyed(request, key), { increment: false });
-    const { remaining } = verdict as Verdict & { remaining: number };
-    if (remaining === 0 && verdict.ttl > 0) throw tooMany(verdict.ttl);
-    least = Math.min(least, remaining);
+    if (verdict.remaining === 0 && verdict.ttl > 0) throw tooMany(verdict.ttl);
+    least = Math.min(least, verdict.remaining);
   }
   return least;
 }
