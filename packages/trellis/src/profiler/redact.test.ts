@@ -107,3 +107,13 @@ test('free text is scanned in one pass: a megabyte of any shape is redacted with
   }
   assert.equal(new Redaction(DEFAULT_SECRET_KEYS).text(`password${' '.repeat(1000)}: x`), `password${' '.repeat(1000)}: [redacted]`);
 });
+
+test('a secret-named object that describes (an OpenAPI schema) has its words left to the rest of the profile', () => {
+  const r = new Redaction(DEFAULT_SECRET_KEYS);
+  assert.deepEqual(r.fields({ properties: { password: { type: 'string', format: 'password', minLength: 8 } }, in: 'header' }), { properties: { password: '[redacted]' }, in: 'header' });
+  // Its words are vocabulary, not credentials: nothing else loses them, no key is renamed.
+  assert.deepEqual(r.scrub({ headers: { 'content-type': 'application/json' }, note: 'a string in a header' }), { headers: { 'content-type': 'application/json' }, note: 'a string in a header' });
+  // A leaf with a digit or a sign is hunted as before, and a key that is a secret whole is replaced.
+  r.fields({ credentials: { user: 'bob', pin: 98765, phrase: 'open-sesame!' } });
+  assert.deepEqual(r.scrub({ 98765: 'pin 98765', text: 'said open-sesame!' }), { '[redacted]': 'pin [redacted]', text: 'said [redacted]' });
+});

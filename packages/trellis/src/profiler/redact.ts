@@ -19,6 +19,8 @@ export const URL_HEADERS = new Set(['referer', 'location', 'content-location']);
 const MAX_DEPTH = 32;
 /** How deep `scrub` looks: profiles nest `fields`' output in a few levels of their own. */
 const MAX_SCRUB_DEPTH = 64;
+/** A word, or words joined by - or _: inside a secret-named object, taken for vocabulary (see #remember). */
+const WORD = /^[a-z]+(?:[-_ ][a-z]+)*$/i;
 /** Shorter secrets are still redacted by key, but not hunted for inside free text. */
 const MIN_SCRUB_LENGTH = 4;
 
@@ -177,7 +179,10 @@ export class Redaction {
     if (depth > MAX_SCRUB_DEPTH) return REDACTED as T;
     if (Array.isArray(value)) return value.map((v) => this.scrub(v, depth + 1)) as T;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.#scrubString(k)] = this.scrub(v, depth + 1);
+    // A key is replaced only when it is a secret whole (a map keyed by tokens): a secret found
+    // inside a key ("header" inside "headers") would rename the field, and the page reading the
+    // profile would find its data gone.
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[this.#seen.has(k) ? REDACTED : k] = this.scrub(v, depth + 1);
     return out as T;
   }
 
@@ -187,14 +192,19 @@ export class Redaction {
     return out;
   }
 
-  #remember(value: unknown, key: string): void {
-    if (Array.isArray(value)) return value.forEach((v) => this.#remember(v, key));
+  #remember(value: unknown, key: string, inside = false): void {
+    if (Array.isArray(value)) return value.forEach((v) => this.#remember(v, key, inside));
     if (value === null || typeof value === 'object') {
-      // A secret-named object (e.g. "credentials": {...}): every leaf inside is secret.
-      if (value) for (const v of Object.values(value)) this.#remember(v, key);
+      // A secret-named object (e.g. "credentials": {...}) is redacted whole where it stands, and
+      // its leaves are hunted elsewhere too, but not those that are words: a secret-named object
+      // is as often a description ("password": {"type": "string", "format": "password"} in an
+      // OpenAPI document) as a credential, and scrubbing "string" or "header" from every text
+      // and key of the profile destroyed it. A credential has a digit or a sign in it.
+      if (value) for (const v of Object.values(value)) this.#remember(v, key, true);
       return;
     }
     const text = String(value);
+    if (inside && WORD.test(text)) return;
     const forms = new Set([text]);
     if (key === 'authorization' || key === 'proxy-authorization') forms.add(text.replace(/^\S+\s+/, ''));
     // A JWT's signature alone is unique to it, and a parser may quote it alone ("/books/<jwt>"
