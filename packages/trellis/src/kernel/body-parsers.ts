@@ -26,14 +26,24 @@ function charsetOf(contentType: string | undefined): string | null {
   return m ? m[2]!.toLowerCase() : null;
 }
 
-/** Reads and parses a JSON body: its charset, the size limit, then the depth limit, then the syntax (415, 400s and 413). */
+/**
+ * Reads and parses a JSON body: its charset, the size limit, then the depth limit, then the syntax
+ * (415, 400s and 413). The `parse` phase is the reading and the decoding: it starts before the
+ * first byte is read, and a body read inside the handler (a resource operation's, after access
+ * control) hands the time back to the handler once decoded, so that the work after it (the
+ * processor's queries, serialisation) is not counted as parsing.
+ */
 export async function readJsonBody(request: FastifyRequest, stream: Readable): Promise<unknown> {
   const charset = charsetOf(request.headers['content-type']);
   // Read as UTF-8 whatever is declared, a UTF-16 or Latin-1 body would be misread or a puzzling 400.
   if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') throw HttpError.of('unsupported_charset', { charset: charset.slice(0, 40) });
-  const text = await readBody(stream, limitOf(request), request.headers['content-length'], request.headers['content-encoding']);
   publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
-  return parseJsonBody(text, depthOf(request), membersOf(request));
+  try {
+    const text = await readBody(stream, limitOf(request), request.headers['content-length'], request.headers['content-encoding']);
+    return parseJsonBody(text, depthOf(request), membersOf(request));
+  } finally {
+    if (bodyDeferred(request)) publish('phase', () => ({ request, phase: 'handler', at: performance.now() }));
+  }
 }
 
 /** JSON and the JSON-based media types (JSON-LD, merge-patch, JSON:API, HAL). */
