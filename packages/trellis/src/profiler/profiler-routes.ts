@@ -31,7 +31,7 @@ import { profilePage } from './ui/pages/profile-page.ts';
 import { notRecordedMessage, searchPage } from './ui/pages/search-page.ts';
 import { panelNotFoundPage, tokenNotFoundPage } from './ui/pages/token-not-found-page.ts';
 import { toolbarRoute } from './toolbar/toolbar-route.ts';
-import { themeOf, withTheme } from './theme/profiler-theme.ts';
+import { pageHeadersHook } from './page-headers-hook.ts';
 import { themeRoute } from './theme/theme-route.ts';
 import type { Panel } from './ui/panels/panel.ts';
 import { dataOf } from './ui/panels/panel.ts';
@@ -61,7 +61,6 @@ export interface ProfilerRoutesOptions {
 }
 
 const HTML = 'text/html; charset=utf-8';
-const PROFILER_RESPONSE_HEADERS = { ...PROFILER_PAGE_HEADERS, 'cache-control': 'no-cache, private', 'x-robots-tag': 'noindex' };
 
 /**
  * The profiler's routes (seed section 4; GET, and HEAD through Fastify's exposed HEAD routes):
@@ -87,10 +86,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
   // Every answer of the profiler carries its page headers (CSP, no framing, no referrer), and is
   // neither cached by shared caches nor indexed (as Symfony's profiler answers).
   // A page also gets the theme its reader picked (theme/profiler-theme.ts).
-  const headers = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    reply.headers(PROFILER_RESPONSE_HEADERS);
-    done(null, typeof payload === 'string' ? withTheme(payload, themeOf(request)) : payload);
-  };
+  const headers = pageHeadersHook(PROFILER_PAGE_HEADERS, options.mayOpen);
   const page = { config: { gate: options.mayOpen, unprofiled: true }, onRequest: refuse, onSend: headers };
   // Symfony profiles these two (they carry an X-Debug-Token of their own).
   const profiled = { config: { gate: options.mayOpen }, onRequest: refuse, onSend: headers };

@@ -184,6 +184,9 @@ for (const config of CONFIGS) {
               assert.equal(res.statusCode, 404, where);
               // (app.inject resolves dot segments before the app sees the URL, so not the spelling itself.)
               assert.match(res.json().detail, new RegExp(`^No route found for "${method} /[^"]*"$`), where);
+              // The very 404 of a path that does not exist: no header of the profiler's pages on it.
+              const ordinary = await app.inject({ method, url: '/nowhere-at-all', remoteAddress: client.remoteAddress, headers: { accept: 'application/json', ...client.headers } });
+              for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'cache-control', 'x-robots-tag', 'content-type']) assert.equal(res.headers[name], ordinary.headers[name], `${where}: ${name}`);
             }
           }
         }

@@ -171,3 +171,28 @@ describe('profiler routes', () => {
     assert.ok((await app.inject({ url: `/_profiler/${ok}?panel=` })).body.includes('data-panel="request"'), 'an empty panel is the default one');
   });
 });
+
+describe('the profiler\'s error pages keep their own policy', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await profilerApp();
+  });
+  after(() => app.close());
+
+  test('a token not found, a bad search: the error page\'s styles are allowed by the CSP it is sent with', async () => {
+    const { createHash } = await import('node:crypto');
+    for (const url of ['/_profiler/zzzzzz', '/_profiler/zzzzzz.json', '/_profiler/search?start=x', '/_profiler/abc/explain/1?signature=forged']) {
+      const res = await app.inject({ url, headers: { accept: BROWSER } });
+      assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${url}: ${res.statusCode}`);
+      assert.match(String(res.headers['content-type']), /^text\/html/, url);
+      // Each inline style of the page is one the policy names.
+      const styles = [...res.body.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+      assert.ok(styles.length > 0, url);
+      for (const css of styles) {
+        assert.ok(String(res.headers['content-security-policy']).includes(`'sha256-${createHash('sha256').update(css!).digest('base64')}'`), `${url}: a style the CSP does not allow`);
+      }
+      assert.equal(res.headers['cache-control'], 'no-cache, private', url);
+      assert.equal(res.headers['x-robots-tag'], 'noindex', url);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { HttpError } from '../../kernel/http-error.ts';
 import { fromStore } from '../from-store.ts';
 import type { ProfileSummary } from '../profile.ts';
@@ -10,7 +10,7 @@ import { livePage, LIVE_PAGE_HEADERS } from '../ui/pages/live-page.ts';
 import type { ProfileFeed } from './profile-feed.ts';
 import { liveScript } from './live-script.ts';
 import { LiveStreams, sseEvent } from './live-streams.ts';
-import { themeOf, withTheme } from '../theme/profiler-theme.ts';
+import { pageHeadersHook } from '../page-headers-hook.ts';
 
 export interface LiveRouteOptions {
   readonly storage: ProfileStorage;
@@ -60,11 +60,9 @@ export function liveRoute(app: FastifyInstance, page: RouteShorthandOptions, opt
   app.addHook('onClose', async () => feed.close());
 
   const eventOf = (s: ProfileSummary) => sseEvent(s.token, { ...s, formattedTime: formatTime(s.time, timeZone), link: `/_profiler/${s.token}` });
-  // The page's own policy (its script and stream), and the reader's theme like every profiler page.
-  const liveHeaders = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    reply.headers(LIVE_PAGE_HEADERS);
-    done(null, typeof payload === 'string' ? withTheme(payload, themeOf(request)) : payload);
-  };
+  // The page's own policy (its script and stream).
+  const gate = (page.config as { readonly gate?: (request: FastifyRequest) => boolean } | undefined)?.gate ?? (() => true);
+  const liveHeaders = pageHeadersHook(LIVE_PAGE_HEADERS, gate);
 
   app.get('/_profiler/live', { ...page, onSend: liveHeaders }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(livePage()));
   app.get('/_profiler/live.js', page, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(liveScript));
