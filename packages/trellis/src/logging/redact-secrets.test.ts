@@ -25,3 +25,7 @@ test('past the depth limit a subtree is redacted whole, never kept', () => {
   assert.equal(out.includes('deep-secret'), false);
   assert.match(out, /"level":"\[redacted\]"/);
 });
+
+test('the usual spellings of keys, passwords and card codes are secret by default', () => {
+  assert.deepEqual(redactSecrets({ privateKey: 'pk', user_pwd: 'p', cvv: '123', card_cvv2: '456', title: 'x' }), { privateKey: '[redacted]', user_pwd: '[redacted]', cvv: '[redacted]', card_cvv2: '[redacted]', title: 'x' });
+});

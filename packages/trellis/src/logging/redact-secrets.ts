@@ -19,6 +19,9 @@ export const DEFAULT_SECRET_KEYS: readonly string[] = [
   'apikey',
   'private_key',
   'private-key',
+  'privatekey',
+  'pwd',
+  'cvv',
   'credential',
   'session',
 ];

@@ -1,6 +1,7 @@
 import { holdsJwt, replaceJwts } from '../logging/jwt-like.ts';
 import { redactPairs, redactQuery } from '../logging/redact-query.ts';
 import { REDACTED } from '../logging/redact-secrets.ts';
+import { apiKeyHash } from '../security/api-key-hash.ts';
 
 /** Headers whose values are credentials whatever the configured key list says. */
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
@@ -207,6 +208,9 @@ export class Redaction {
     if (inside && WORD.test(text)) return;
     const forms = new Set([text]);
     if (key === 'authorization' || key === 'proxy-authorization') forms.add(text.replace(/^\S+\s+/, ''));
+    // The API-key authenticator looks its key up by the key's hash (security/api-key-hash.ts): the
+    // lookup's parameter, unsalted, is as good as the key for a weak one and names the account.
+    if (key === 'x-api-key') forms.add(apiKeyHash(text));
     // A JWT's signature alone is unique to it, and a parser may quote it alone ("/books/<jwt>"
     // read as the format extension "<signature>"): it is scrubbed wherever it recurs.
     if (key === 'jwt') {

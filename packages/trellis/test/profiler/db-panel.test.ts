@@ -194,3 +194,27 @@ test("the app's own node:sqlite queries (outside Kysely) are recorded with their
     await database.destroy();
   }
 });
+
+test('the API key\'s lookup hash is redacted from the queries like the key itself', async () => {
+  const { createHash } = await import('node:crypto');
+  const database = openDatabase('sqlite::memory:');
+  const app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:' }), database, tls: null, seed: { passwordCost: 1024 } });
+  try {
+    const key = 'weakkey123';
+    const res = await app.inject({ url: '/books/1', headers: { 'x-api-key': key, accept: 'application/ld+json' } });
+    assert.equal(res.statusCode, 401);
+    await app.profiler!.settled();
+    const hash = createHash('sha256').update(key).digest('hex');
+    for (const suffix of ['.json', '.har', '?panel=db']) {
+      const page = await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}${suffix}`, headers: { accept: BROWSER } });
+      assert.equal(page.statusCode, 200, suffix);
+      assert.equal(page.body.includes(hash), false, `${suffix}: the key's hash is shown`);
+      assert.equal(page.body.includes(key), false, `${suffix}: the key is shown`);
+    }
+    const db = ((await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}.json` })).json() as { collectors: { db: { queries: { sql: string; parameters: unknown[] }[] } } }).collectors.db;
+    const lookup = db.queries.find((q) => q.sql.includes('api_key_hash'));
+    assert.deepEqual(lookup?.parameters, ['[redacted]']);
+  } finally {
+    await app.close();
+  }
+});
