@@ -46,10 +46,10 @@ test('the userinfo of an absolute URL is a credential: a password, or a lone nam
 });
 
 test('a removed value is removed wherever else it stands in the URL; one of under four characters is not hunted', () => {
-  assert.equal(redactQuery('/books/2?password=S3cr3t&pwd=S3cr3t', isSecret), '/books/2?password=[redacted]&pwd=[redacted]');
+  assert.equal(redactQuery('/books/2?password=S3cr3t&echo=S3cr3t', isSecret), '/books/2?password=[redacted]&echo=[redacted]');
   assert.equal(redactQuery('/b?token=abc&q=abc', isSecret), '/b?token=[redacted]&q=abc');
   const heard: string[] = [];
-  redactQuery('/b?password=S3cr3t&pwd=S3cr3t', isSecret, (value) => heard.push(value));
+  redactQuery('/b?password=S3cr3t&echo=S3cr3t', isSecret, (value) => heard.push(value));
   assert.deepEqual(heard, ['S3cr3t']);
 });
 
