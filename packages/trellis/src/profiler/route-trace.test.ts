@@ -25,8 +25,8 @@ test('the trace lists the matching route first, then the path matches, then the 
   assert.deepEqual(put.entries.map((e) => [e.path, e.level]), [
     ['/books/:id', 'method'],
     ['/books', 'none'],
-    ['/', 'none'],
     ['/authors/:id', 'none'],
+    ['/', 'none'],
   ]);
   assert.equal(put.entries[0]!.why, 'The path matches, the method PUT does not (GET, HEAD, PATCH, DELETE).');
   assert.equal(put.omitted, 0);
@@ -35,4 +35,16 @@ test('the trace lists the matching route first, then the path matches, then the 
   const many = routeTrace(Array.from({ length: 80 }, (_, i) => ({ path: `/r${i}`, methods: ['GET'] })), 'GET', '/nowhere');
   assert.equal(many.entries.length, 50);
   assert.equal(many.omitted, 30);
+});
+
+test('a typo: the routes most like the path come first, ahead of routes registered before them', () => {
+  const routes = [
+    { path: '/_profiler', methods: ['GET'] },
+    { path: '/_profiler/:token', methods: ['GET'] },
+    { path: '/authors', methods: ['GET'] },
+    { path: '/books', methods: ['GET', 'POST'] },
+    { path: '/books/:id', methods: ['GET'] },
+  ];
+  assert.deepEqual(routeTrace(routes, 'GET', '/bookz').entries.map((e) => e.path), ['/books', '/books/:id', '/authors', '/_profiler', '/_profiler/:token']);
+  assert.deepEqual(routeTrace(routes, 'GET', '/books/1/x').entries.map((e) => e.path).slice(0, 2), ['/books/:id', '/books']);
 });

@@ -46,6 +46,12 @@ test('the routing panel: matched route, parameters and methods; the trace of a 4
     assert.deepEqual(missing.data.trace!.slice(0, 2).map((e) => e.path), ['/books/:id', '/books']);
     assert.match(missing.page, /<td class="mono">\/books\/:id<\/td>/);
     assert.match(missing.page, /<a[^>]*data-panel="router"[^>]*>[\s\S]*?no route/);
+    // No route answered: the not-found handler's wildcard is not shown as a parameter.
+    assert.deepEqual(missing.data.params, {});
+    assert.deepEqual(notAllowed.data.params, {});
+    // A typo: the route it is a typo of comes first.
+    const typo = await profileOf(await app.inject({ url: '/bookz' }));
+    assert.equal(typo.data.trace![0]!.path, '/books');
 
     // The path as routed: percent-escapes decoded as the router decodes them.
     const escaped = await profileOf(await app.inject({ url: '/%62ooks/2' }));

@@ -34,7 +34,8 @@ export const routerCollector: DataCollector<RouterData> = {
     const routing = ctx.routing;
     return redaction.scrub({
       route: ctx.request.route,
-      params: redaction.fields(ctx.request.params),
+      // No route answered (a 404, a 405): the not-found handler's wildcard is no parameter of the app's.
+      params: ctx.request.route === null ? {} : redaction.fields(ctx.request.params),
       path: routing?.path ?? pathOf(ctx.request.url),
       method: ctx.request.method,
       methods: routing?.methods ?? null,
