@@ -118,18 +118,26 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
     app.addHook('onClose', async () => unsubscribe());
   }
 
-  // Registration order is hook order; it follows the phases of kernel/lifecycle.md.
-  await app.register(kernelPlugin, { config });
-  // preflight: CORS answers preflights before profiling, routing and authentication costs.
-  await app.register(corsPlugin, { config });
-  // The profiler opens its context before the guard, so a 400 from the guard is profiled too.
-  if (config.debug && config.profiler.enabled) await app.register(profilerPlugin, { config, database, ...options.profiler });
-  await app.register(guardPlugin, { config });
-  await app.register(requestLogPlugin, { debug: config.debug, redactKeys: config.profiler.redactKeys });
-  // firewall: authentication and path rules (preParsing: before the body).
-  await app.register(securityPlugin, { config, database, ...options.security });
-  await app.register(entrypointPlugin, { name });
-  await app.register(resourcesPlugin, { config, name, resources, database });
-  await app.register(docsPlugin, { name, resources, ...options.docs });
+  try {
+    // Registration order is hook order; it follows the phases of kernel/lifecycle.md.
+    await app.register(kernelPlugin, { config });
+    // preflight: CORS answers preflights before profiling, routing and authentication costs.
+    await app.register(corsPlugin, { config });
+    // The profiler opens its context before the guard, so a 400 from the guard is profiled too.
+    if (config.debug && config.profiler.enabled) await app.register(profilerPlugin, { config, database, ...options.profiler });
+    await app.register(guardPlugin, { config });
+    await app.register(requestLogPlugin, { debug: config.debug, redactKeys: config.profiler.redactKeys });
+    // firewall: authentication and path rules (preParsing: before the body).
+    await app.register(securityPlugin, { config, database, ...options.security });
+    await app.register(entrypointPlugin, { name });
+    await app.register(resourcesPlugin, { config, name, resources, database });
+    await app.register(docsPlugin, { name, resources, ...options.docs });
+  } catch (error) {
+    // The caller never gets the app to close: what the plugins registered so far opened (the
+    // profiler's thread and store, the database opened here) is closed now, or it would keep
+    // the process alive after the error that stopped startup.
+    await app.close().catch((closeError: unknown) => app.log.error({ err: closeError }, 'Error while closing the app that could not be built'));
+    throw error;
+  }
   return app;
 }

@@ -18,21 +18,38 @@ export function shutdownGraceMs(config: Pick<TrellisConfig, 'databaseQueryTimeou
   return Math.max(10_000, config.databaseQueryTimeoutMs + 2_000);
 }
 
+/** What the operator reads when HOST:PORT cannot be listened on; null for a failure of another kind. */
+function listenProblem(error: unknown, config: Pick<TrellisConfig, 'host' | 'port'>): string | null {
+  switch ((error as { code?: string }).code) {
+    case 'EADDRINUSE':
+      return `${config.host}:${config.port} is already in use by another process (HOST, PORT).`;
+    case 'EACCES':
+      return `${config.host}:${config.port} may not be bound by this user (HOST, PORT: ports under 1024 need privileges).`;
+    case 'EADDRNOTAVAIL':
+      return `${config.host} is not an address of this machine (HOST).`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `${config.host} is not a host name this machine can resolve (HOST).`;
+    default:
+      return null;
+  }
+}
+
 /**
  * Listens on HOST:PORT (the app's configuration unless `config` is given) and shuts down
  * gracefully on SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close resources
- * (onClose hooks), and exit; forced after `graceMs`.
+ * (onClose hooks), and exit; forced after `graceMs`. When it cannot listen, the app is closed
+ * before the error is thrown: its database pool and profiler thread would otherwise keep the
+ * process alive after the one line that says why it did not start.
  */
 export async function serve(app: FastifyInstance, config: TrellisConfig = app.trellis.config, graceMs = shutdownGraceMs(config)): Promise<string> {
   let address: string;
   try {
     address = await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new ListenError(`${config.host}:${config.port} is already in use by another process (HOST, PORT).`, { cause: error });
-    if (code === 'EACCES') throw new ListenError(`${config.host}:${config.port} may not be bound by this user (HOST, PORT: ports under 1024 need privileges).`, { cause: error });
-    if (code === 'EADDRNOTAVAIL') throw new ListenError(`${config.host} is not an address of this machine (HOST).`, { cause: error });
-    throw error;
+    await app.close().catch((closeError: unknown) => app.log.error({ err: closeError }, 'Error while closing the app that could not listen'));
+    const problem = listenProblem(error, config);
+    throw problem === null ? error : new ListenError(problem, { cause: error });
   }
   let closing = false;
   const shutdown = (signal: string) => {

@@ -54,4 +54,8 @@ try {
     process.stderr.write(`${out.red('error')} ${error.message}\n`);
     process.exitCode = 1;
   } else throw error;
+  // The command is over. Each closes what it opened, so the process ends now; should anything
+  // still hold the event loop (a pool or thread some library left open), it must not keep a
+  // failed start running forever after the line that says why it stopped.
+  setTimeout(() => process.exit(), 2000).unref();
 }

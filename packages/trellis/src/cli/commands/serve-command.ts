@@ -24,10 +24,19 @@ export function serveCommand(program: Command, _out: Output): void {
       const config = cliConfig(loadEnv(project.root));
       const mod = await project.load();
       const database = openDatabase(config.databaseUrl, { queryTimeoutMs: config.databaseQueryTimeoutMs });
-      await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
-      if (options.migrate) await migrate(database, await projectMigrations(project, mod));
-      if (mod.seed) await mod.seed(database);
-      const app = await createApp({ ...appOptionsOf(mod), config, database });
+      let app;
+      try {
+        await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
+        if (options.migrate) await migrate(database, await projectMigrations(project, mod));
+        if (mod.seed) await mod.seed(database);
+        app = await createApp({ ...appOptionsOf(mod), config, database });
+      } catch (error) {
+        // Until the app owns it, the pool is ours to close: open, it would keep the process
+        // alive after the line that says why startup stopped.
+        await database.destroy();
+        throw error;
+      }
+      // serve() closes the app (and so the database) when it cannot listen.
       app.addHook('onClose', () => database.destroy());
       await serve(app, config);
     });

@@ -1,0 +1,64 @@
+// `trellis serve` (a starter's `npm start`) when startup cannot go on: one line saying why, no
+// stack, and the process ends with status 1 (with the profiler's thread and store opened first).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/trellis.js', import.meta.url));
+const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+const { NODE_TEST_CONTEXT: _child, ...inherited } = process.env;
+const ENV = { ...inherited, NODE_OPTIONS: '--conditions=trellis-source', NO_COLOR: '1', LOG_LEVEL: 'silent' };
+/** Long enough for a start on a busy machine, short of a process that never ends. */
+const BOUND_MS = 30_000;
+
+const NOTE = `defineResource({ name: 'Note', path: '/notes', schema: Type.Object({ id: Type.Readonly(Type.Integer()), text: Type.String() }) })`;
+const NOTES_MIGRATION = `{ async up(db) {
+  await db.schema.createTable('users').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('email', 'text').addColumn('password_hash', 'text').addColumn('roles', 'text').addColumn('api_key_hash', 'text').execute();
+  await db.schema.createTable('notes').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('text', 'text').execute();
+} }`;
+
+/** A project in a fresh directory: its app module declares `resources` and `migrations` (source text). */
+function project(t: { after: (fn: () => void) => void }, resources = `[${NOTE}]`, migrations = `{ '001-notes': ${NOTES_MIGRATION} }`): string {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-start-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'notes', type: 'module', trellis: { app: 'src/app.ts' } }));
+  writeFileSync(join(dir, 'src', 'app.ts'), `import { Type, defineResource } from '${INDEX}';\nexport const resources = ${resources};\nexport const migrations = ${migrations};\n`);
+  return dir;
+}
+
+interface Run {
+  code: number | null;
+  stderr: string;
+  killed: boolean;
+}
+
+/** `trellis serve` in `dir` with the profiler on (its thread, a SQLite store in `dir`), killed past BOUND_MS. */
+function serve(dir: string, env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, 'serve'], { cwd: dir, timeout: BOUND_MS, killSignal: 'SIGKILL', env: { ...ENV, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data.db')}`, PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}`, ...env } }, (_error, _stdout, stderr) => {
+      resolve({ code: child.exitCode, stderr, killed: child.signalCode !== null });
+    });
+  });
+}
+
+describe('trellis serve stops a start that cannot go on, and exits', () => {
+  test('a port another process holds: one line naming HOST and PORT, status 1', async (t) => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    t.after(() => holder.close());
+    const port = (holder.address() as { port: number }).port;
+    const run = await serve(project(t), { PORT: String(port) });
+    assert.deepEqual(run, { code: 1, stderr: `error 127.0.0.1:${port} is already in use by another process (HOST, PORT).\n`, killed: false });
+  });
+
+  test('a HOST no resolver knows: one line naming HOST, status 1', async (t) => {
+    const run = await serve(project(t), { HOST: 'no-such-host.invalid' });
+    assert.deepEqual(run, { code: 1, stderr: 'error no-such-host.invalid is not a host name this machine can resolve (HOST).\n', killed: false });
+  });
+});
