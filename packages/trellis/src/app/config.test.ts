@@ -24,6 +24,12 @@ test('production turns debug and the profiler off; APP_DEBUG overrides outside p
   assert.equal(loadConfig({ APP_DEBUG: '0' }).profiler.enabled, false);
 });
 
+test('NODE_ENV=test runs the debug configuration, as development does', () => {
+  const c = loadConfig({ NODE_ENV: 'test' });
+  assert.equal(c.env, 'test');
+  assert.equal(c.debug, true);
+});
+
 test('lists, durations and sizes are parsed', () => {
   const c = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1', PROFILER_TTL: '12h', PROFILER_MAX_BODY: '8k', TRUSTED_HOSTS: 'a\\.test,b\\.test' });
   assert.deepEqual(c.trustedProxies, ['10.0.0.0/8', '192.168.1.1']);
@@ -45,6 +51,9 @@ test('a bad value stops startup with one line naming the variable and the proble
     [{ PROFILER_DSN: 'files:/tmp' }, 'PROFILER_DSN: expected sqlite:<file>, memory: or redis://…, got "files:/tmp"'],
     [{ PROFILER_TTL: 'forever' }, 'PROFILER_TTL: expected a duration such as 3600, 30m, 12h or 2d, got "forever"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ NODE_ENV: 'Production' }, 'NODE_ENV: expected one of production, development, test, got "Production"'],
+    [{ NODE_ENV: 'prod' }, 'NODE_ENV: expected one of production, development, test, got "prod"'],
+    [{ NODE_ENV: 'production ' }, 'NODE_ENV: expected one of production, development, test, got "production "'],
     [{ NODE_ENV: 'production', APP_DEBUG: '1' }, 'APP_DEBUG: the debug configuration cannot run with NODE_ENV=production'],
     [{ NODE_ENV: 'production', JWT_SECRET: 'short' }, 'JWT_SECRET: must be at least 32 characters in production'],
   ];

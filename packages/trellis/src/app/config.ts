@@ -107,10 +107,16 @@ export interface TrellisConfig {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/**
+ * Exactly these, in this case: anything else (`Production`, `prod`) once ran the debug
+ * configuration, profiler and exception pages included, on a server meant for production.
+ */
+const NODE_ENVS = ['production', 'development', 'test'];
 
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): TrellisConfig {
   const nodeEnv = str(env, 'NODE_ENV', 'development');
+  if (!NODE_ENVS.includes(nodeEnv)) throw new ConfigError('NODE_ENV', `expected one of ${NODE_ENVS.join(', ')}, got "${nodeEnv}"`);
   const production = nodeEnv === 'production';
   const debug = bool(env, 'APP_DEBUG', !production);
   // Production never shows traces or the profiler, whatever else is set.
