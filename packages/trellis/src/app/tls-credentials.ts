@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { ConfigError, type TrellisConfig } from './config.ts';
 
 export interface TlsCredentials {
@@ -24,11 +24,21 @@ export async function tlsCredentials(config: TrellisConfig, varDir = 'var'): Pro
   if (config.tls) {
     const cert = readPem('TLS_CERT', config.tls.certFile);
     const key = readPem('TLS_KEY', config.tls.keyFile);
+    let certificate: X509Certificate;
     try {
-      new X509Certificate(cert);
+      certificate = new X509Certificate(cert);
     } catch {
       throw new ConfigError('TLS_CERT', `"${config.tls.certFile}" is not a PEM certificate`);
     }
+    // Checked here, where the variable can be named: the TLS server's own check threw OpenSSL's
+    // words ("DECODER routines::unsupported", "key values mismatch") with a stack.
+    let privateKey: KeyObject;
+    try {
+      privateKey = createPrivateKey(key);
+    } catch {
+      throw new ConfigError('TLS_KEY', `"${config.tls.keyFile}" is not a PEM private key`);
+    }
+    if (!certificate.checkPrivateKey(privateKey)) throw new ConfigError('TLS_KEY', `"${config.tls.keyFile}" is not the private key of the certificate in "${config.tls.certFile}" (TLS_CERT)`);
     return { cert, key };
   }
   if (!config.selfSignedHttps) return null;

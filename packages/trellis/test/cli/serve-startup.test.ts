@@ -61,4 +61,15 @@ describe('trellis serve stops a start that cannot go on, and exits', () => {
     const run = await serve(project(t), { HOST: 'no-such-host.invalid' });
     assert.deepEqual(run, { code: 1, stderr: 'error no-such-host.invalid is not a host name this machine can resolve (HOST).\n', killed: false });
   });
+
+  test('a file a variable names that cannot be used: one line naming the variable, status 1', async (t) => {
+    const dir = project(t);
+    const missing = join(dir, 'missing.pem');
+    for (const [env, line] of [
+      [{ TLS_CERT: missing, TLS_KEY: missing }, `TLS_CERT: cannot read "${missing}" (ENOENT)`],
+    ] as const) {
+      const run = await serve(dir, env);
+      assert.deepEqual(run, { code: 1, stderr: `error Configuration error: ${line}\n`, killed: false });
+    }
+  });
 });
