@@ -12,6 +12,6 @@ test('an app that fails to build closes what its plugins opened: the profiler th
   // The profiler (thread and store) is registered before the firewall, whose key file is missing.
   const config = loadConfig({ PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}`, JWT_PRIVATE_KEY: join(dir, 'missing.pem'), LOG_LEVEL: 'silent' });
   const before = process.getActiveResourcesInfo();
-  await assert.rejects(createApp({ config }), { code: 'ENOENT' });
+  await assert.rejects(createApp({ config }), { name: 'ConfigError', message: `JWT_PRIVATE_KEY: cannot read "${join(dir, 'missing.pem')}" (ENOENT)` });
   assert.deepEqual(process.getActiveResourcesInfo(), before, 'the profiler thread\'s MessagePort kept a failed start alive');
 });

@@ -1,19 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { ConfigError, type TrellisConfig } from './config.ts';
+import { privateKeyIn, readPemFile } from './pem-file.ts';
 
 export interface TlsCredentials {
   readonly cert: string;
   readonly key: string;
-}
-
-function readPem(variable: string, file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(variable, `cannot read "${file}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
 }
 
 /**
@@ -22,8 +15,8 @@ function readPem(variable: string, file: string): string {
  */
 export async function tlsCredentials(config: TrellisConfig, varDir = 'var'): Promise<TlsCredentials | null> {
   if (config.tls) {
-    const cert = readPem('TLS_CERT', config.tls.certFile);
-    const key = readPem('TLS_KEY', config.tls.keyFile);
+    const cert = readPemFile('TLS_CERT', config.tls.certFile);
+    const key = readPemFile('TLS_KEY', config.tls.keyFile);
     let certificate: X509Certificate;
     try {
       certificate = new X509Certificate(cert);
@@ -32,13 +25,7 @@ export async function tlsCredentials(config: TrellisConfig, varDir = 'var'): Pro
     }
     // Checked here, where the variable can be named: the TLS server's own check threw OpenSSL's
     // words ("DECODER routines::unsupported", "key values mismatch") with a stack.
-    let privateKey: KeyObject;
-    try {
-      privateKey = createPrivateKey(key);
-    } catch {
-      throw new ConfigError('TLS_KEY', `"${config.tls.keyFile}" is not a PEM private key`);
-    }
-    if (!certificate.checkPrivateKey(privateKey)) throw new ConfigError('TLS_KEY', `"${config.tls.keyFile}" is not the private key of the certificate in "${config.tls.certFile}" (TLS_CERT)`);
+    if (!certificate.checkPrivateKey(privateKeyIn('TLS_KEY', config.tls.keyFile, key))) throw new ConfigError('TLS_KEY', `"${config.tls.keyFile}" is not the private key of the certificate in "${config.tls.certFile}" (TLS_CERT)`);
     return { cert, key };
   }
   if (!config.selfSignedHttps) return null;

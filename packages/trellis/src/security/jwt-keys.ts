@@ -1,8 +1,8 @@
-import { createPrivateKey, createPublicKey, createSecretKey, randomBytes, type KeyObject, type webcrypto } from 'node:crypto';
+import { createPublicKey, createSecretKey, randomBytes, type KeyObject, type webcrypto } from 'node:crypto';
+import { ConfigError, type JwtConfig } from '../app/config.ts';
+import { privateKeyIn, publicKeyIn, readPemFile } from '../app/pem-file.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
-import { readFileSync } from 'node:fs';
-import type { JwtConfig } from '../app/config.ts';
 
 export type JwtAlgorithm = 'HS256' | 'RS256' | 'ES256';
 
@@ -31,22 +31,28 @@ function cryptoKeyFor(key: KeyObject, algorithm: JwtAlgorithm): CryptoKey {
   return key.toCryptoKey(WEBCRYPTO_ALGORITHMS[algorithm], false, ['verify']) as CryptoKey;
 }
 
-function algorithmOf(key: KeyObject, file: string): JwtAlgorithm {
+function algorithmOf(key: KeyObject, variable: string, file: string): JwtAlgorithm {
   if (key.asymmetricKeyType === 'rsa') return 'RS256';
-  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
-  throw new Error(`${file}: expected an RSA or P-256 EC key for RS256/ES256, got ${key.asymmetricKeyType}`);
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  if (key.asymmetricKeyType === 'ec' && curve === 'prime256v1') return 'ES256';
+  throw new ConfigError(variable, `expected an RSA or P-256 EC key for RS256/ES256, got ${key.asymmetricKeyType}${curve ? ` (${curve})` : ''} in "${file}"`);
 }
 
 /**
  * Keys from the configuration: RS256/ES256 from PEM files (the algorithm follows the key type), else
  * HS256 from JWT_SECRET, else a random secret that lives as long as the process. Exactly one
- * algorithm is accepted, so a token can never choose a weaker one (or `none`) for itself.
+ * algorithm is accepted, so a token can never choose a weaker one (or `none`) for itself. A key
+ * file that cannot be used stops startup with a ConfigError naming its variable.
  */
 export function loadJwtKeys(config: JwtConfig): JwtKeys {
   if (config.publicKeyFile || config.privateKeyFile) {
-    const privateKey = config.privateKeyFile ? createPrivateKey(readFileSync(config.privateKeyFile)) : null;
-    const publicKey = config.publicKeyFile ? createPublicKey(readFileSync(config.publicKeyFile)) : createPublicKey(privateKey!);
-    const algorithm = algorithmOf(publicKey, config.publicKeyFile ?? config.privateKeyFile!);
+    const privateKey = config.privateKeyFile ? privateKeyIn('JWT_PRIVATE_KEY', config.privateKeyFile, readPemFile('JWT_PRIVATE_KEY', config.privateKeyFile)) : null;
+    const publicKey = config.publicKeyFile ? publicKeyIn('JWT_PUBLIC_KEY', config.publicKeyFile, readPemFile('JWT_PUBLIC_KEY', config.publicKeyFile)) : createPublicKey(privateKey!);
+    // Tokens signed with one key and verified with another's would all be refused, with no word why.
+    if (privateKey !== null && config.publicKeyFile && !createPublicKey(privateKey).equals(publicKey)) {
+      throw new ConfigError('JWT_PUBLIC_KEY', `"${config.publicKeyFile}" is not the public key of "${config.privateKeyFile}" (JWT_PRIVATE_KEY)`);
+    }
+    const algorithm = config.publicKeyFile ? algorithmOf(publicKey, 'JWT_PUBLIC_KEY', config.publicKeyFile) : algorithmOf(publicKey, 'JWT_PRIVATE_KEY', config.privateKeyFile!);
     return { algorithm, verifyKey: publicKey, verifyCryptoKey: cryptoKeyFor(publicKey, algorithm), signKey: privateKey, ephemeral: false };
   }
   const secret = config.secret === null ? randomBytes(32) : Buffer.from(config.secret, 'utf8');

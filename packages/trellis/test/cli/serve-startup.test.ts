@@ -67,6 +67,8 @@ describe('trellis serve stops a start that cannot go on, and exits', () => {
     const missing = join(dir, 'missing.pem');
     for (const [env, line] of [
       [{ TLS_CERT: missing, TLS_KEY: missing }, `TLS_CERT: cannot read "${missing}" (ENOENT)`],
+      [{ JWT_PRIVATE_KEY: missing }, `JWT_PRIVATE_KEY: cannot read "${missing}" (ENOENT)`],
+      [{ JWT_PRIVATE_KEY: join(dir, 'package.json') }, `JWT_PRIVATE_KEY: "${join(dir, 'package.json')}" is not a PEM private key`],
     ] as const) {
       const run = await serve(dir, env);
       assert.deepEqual(run, { code: 1, stderr: `error Configuration error: ${line}\n`, killed: false });
