@@ -30,6 +30,12 @@ test('NODE_ENV=test runs the debug configuration, as development does', () => {
   assert.equal(c.debug, true);
 });
 
+test('Redis and PostgreSQL URLs that parse are taken; REDIS_URL defaults to the profiler\'s Redis, without its prefix', () => {
+  const c = loadConfig({ PROFILER_DSN: 'redis://:p%40ss@cache:6380/2?prefix=app:', DATABASE_URL: 'postgres://u:p%23w@db:5433/shop' });
+  assert.equal(c.redisUrl, 'redis://:p%40ss@cache:6380/2');
+  assert.equal(c.databaseUrl, 'postgres://u:p%23w@db:5433/shop');
+});
+
 test('lists, durations and sizes are parsed', () => {
   const c = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1', PROFILER_TTL: '12h', PROFILER_MAX_BODY: '8k', TRUSTED_HOSTS: 'a\\.test,b\\.test' });
   assert.deepEqual(c.trustedProxies, ['10.0.0.0/8', '192.168.1.1']);
@@ -37,6 +43,8 @@ test('lists, durations and sizes are parsed', () => {
   assert.equal(c.profiler.maxBodyBytes, 8192);
   assert.deepEqual(c.trustedHosts.map(String), ['/^(?:a\\.test)$/i', '/^(?:b\\.test)$/i']);
 });
+
+const UNPARSED = 'got one that does not parse (a space, a port over 65535, or a character of the password that must be percent-encoded)';
 
 test('a bad value stops startup with one line naming the variable and the problem', () => {
   const cases: [Record<string, string>, string][] = [
@@ -49,6 +57,11 @@ test('a bad value stops startup with one line naming the variable and the proble
     [{ TLS_CERT: 'cert.pem' }, 'TLS_KEY: TLS_CERT and TLS_KEY must be set together'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL: expected sqlite:<file>, sqlite::memory: or postgres://…, got "mysql://x"'],
     [{ PROFILER_DSN: 'files:/tmp' }, 'PROFILER_DSN: expected sqlite:<file>, memory: or redis://…, got "files:/tmp"'],
+    [{ PROFILER_DSN: 'redis://a b' }, `PROFILER_DSN: expected a URL such as redis://:password@host:6379/0, ${UNPARSED}`],
+    [{ PROFILER_DSN: 'redis://:99999' }, `PROFILER_DSN: expected a URL such as redis://:password@host:6379/0, ${UNPARSED}`],
+    [{ REDIS_URL: 'rediss://h:70000' }, `REDIS_URL: expected a URL such as redis://:password@host:6379/0, ${UNPARSED}`],
+    [{ DATABASE_URL: 'postgres://:99999/x' }, `DATABASE_URL: expected a URL such as postgres://user:password@host:5432/database, ${UNPARSED}`],
+    [{ DATABASE_URL: 'postgres://u:p@ss@a b/x' }, `DATABASE_URL: expected a URL such as postgres://user:password@host:5432/database, ${UNPARSED}`],
     [{ PROFILER_TTL: 'forever' }, 'PROFILER_TTL: expected a duration such as 3600, 30m, 12h or 2d, got "forever"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [{ NODE_ENV: 'Production' }, 'NODE_ENV: expected one of production, development, test, got "Production"'],

@@ -1,4 +1,4 @@
-import { ConfigError, addresses, bool, bytes, duration, headerNames, int, list, rate, regex, str, type Env } from './env-parsers.ts';
+import { ConfigError, addresses, bool, bytes, duration, headerNames, int, list, parsedUrl, rate, regex, str, type Env } from './env-parsers.ts';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import { parseOnly, type KeepSettings } from '../profiler/keep-policy.ts';
 
@@ -106,6 +106,8 @@ export interface TrellisConfig {
   readonly redisUrl: string | null;
 }
 
+const POSTGRES_EXAMPLE = 'postgres://user:password@host:5432/database';
+const REDIS_EXAMPLE = 'redis://:password@host:6379/0';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /**
  * Exactly these, in this case: anything else (`Production`, `prod`) once ran the debug
@@ -138,10 +140,13 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', `expected sqlite:<file>, sqlite::memory: or postgres://…, got "${databaseUrl}"`);
   }
+  if (!databaseUrl.startsWith('sqlite:')) parsedUrl('DATABASE_URL', databaseUrl, POSTGRES_EXAMPLE);
   const profilerDsn = str(env, 'PROFILER_DSN', 'sqlite:var/profiler.db');
   if (!/^(sqlite:.+|memory:|rediss?:\/\/.*)$/.test(profilerDsn)) {
     throw new ConfigError('PROFILER_DSN', `expected sqlite:<file>, memory: or redis://…, got "${profilerDsn}"`);
   }
+  // Parsed again where the store opens, and for REDIS_URL's default: a TypeError with a stack there.
+  if (/^rediss?:/.test(profilerDsn)) parsedUrl('PROFILER_DSN', profilerDsn, REDIS_EXAMPLE);
   const jwtSecret = env.JWT_SECRET || null;
   if (production && jwtSecret !== null && jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET', 'must be at least 32 characters in production');
@@ -205,6 +210,7 @@ function redisUrl(env: Env, profilerDsn: string): string | null {
   const url = str(env, 'REDIS_URL', '');
   if (url !== '') {
     if (!/^rediss?:\/\/./.test(url)) throw new ConfigError('REDIS_URL', `expected redis://… or rediss://…, got "${url}"`);
+    parsedUrl('REDIS_URL', url, REDIS_EXAMPLE);
     return url;
   }
   if (!/^rediss?:\/\//.test(profilerDsn)) return null;

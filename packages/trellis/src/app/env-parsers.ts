@@ -66,6 +66,18 @@ export function regex(name: string, source: string, anchored: boolean): RegExp {
   }
 }
 
+/**
+ * A URL that parses, or a ConfigError. The value is not repeated: a database or Redis URL may
+ * hold a password, and one that does not parse cannot be shown with it taken out.
+ */
+export function parsedUrl(name: string, value: string, example: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigError(name, `expected a URL such as ${example}, got one that does not parse (a space, a port over 65535, or a character of the password that must be percent-encoded)`);
+  }
+}
+
 /** IPs or CIDR ranges (IPv4 or IPv6), validated so a typo cannot silently trust nobody or everybody. */
 export function addresses(env: Env, name: string, fallback: readonly string[] = []): string[] {
   const items = env[name] === undefined ? [...fallback] : list(env, name);
