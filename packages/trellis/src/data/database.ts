@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import { createRequire } from 'node:module';
@@ -7,6 +5,7 @@ import type pgModule from 'pg';
 import { observePg } from './observe-pg.ts';
 import { unobserved } from './observe-sqlite.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { makeSqliteDirectory, openingSqliteFile } from './sqlite-file.ts';
 
 /** The database handle resources, the firewall and commands share. */
 export type Database = Kysely<any>;
@@ -106,11 +105,12 @@ const pgTypes = {
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    // A file that cannot be made or opened is said naming DATABASE_URL, where it comes from.
+    if (file !== ':memory:') makeSqliteDirectory(file, 'DATABASE_URL');
     // Another connection holding the write lock (a CLI command, a second process) is waited for
     // up to 5 s (SQLite's busy handler), then the request gets a 503, not a 500.
     // Its statements publish through the dialect; its own `exec` calls (pragmas) are not the app's queries.
-    const sqlite = unobserved(new DatabaseSync(file, { timeout: 5000 }));
+    const sqlite = openingSqliteFile(file, 'DATABASE_URL', () => unobserved(new DatabaseSync(file, { timeout: 5000 })));
     sqlite.exec('PRAGMA foreign_keys = ON');
     // LIKE is case-insensitive in SQLite by default; the case-sensitive search strategies need it not to be.
     sqlite.exec('PRAGMA case_sensitive_like = ON');

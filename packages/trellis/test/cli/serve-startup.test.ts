@@ -69,6 +69,8 @@ describe('trellis serve stops a start that cannot go on, and exits', () => {
       [{ TLS_CERT: missing, TLS_KEY: missing }, `TLS_CERT: cannot read "${missing}" (ENOENT)`],
       [{ JWT_PRIVATE_KEY: missing }, `JWT_PRIVATE_KEY: cannot read "${missing}" (ENOENT)`],
       [{ JWT_PRIVATE_KEY: join(dir, 'package.json') }, `JWT_PRIVATE_KEY: "${join(dir, 'package.json')}" is not a PEM private key`],
+      [{ DATABASE_URL: `sqlite:${join(dir, 'package.json', 'x.db')}` }, `DATABASE_URL: cannot create the directory of "${join(dir, 'package.json', 'x.db')}": "${join(dir, 'package.json')}" is a file, not a directory`],
+      [{ PROFILER_DSN: `sqlite:${join(dir, 'package.json', 'x.db')}` }, `PROFILER_DSN: cannot create the directory of "${join(dir, 'package.json', 'x.db')}": "${join(dir, 'package.json')}" is a file, not a directory`],
     ] as const) {
       const run = await serve(dir, env);
       assert.deepEqual(run, { code: 1, stderr: `error Configuration error: ${line}\n`, killed: false });

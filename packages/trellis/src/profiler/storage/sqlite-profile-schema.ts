@@ -1,7 +1,7 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { renameSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { unobserved } from '../../data/observe-sqlite.ts';
+import { makeSqliteDirectory, openingSqliteFile } from '../../data/sqlite-file.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS profiles (
@@ -51,9 +51,9 @@ const UNREADABLE = new Set([11, 26]);
  */
 export function openProfileDatabase(path: string, createSchema: boolean): DatabaseSync {
   if (!createSchema || path === ':memory:') return prepare(path, createSchema);
-  mkdirSync(dirname(path), { recursive: true });
+  makeSqliteDirectory(path, 'PROFILER_DSN');
   try {
-    return prepare(path, true);
+    return openingSqliteFile(path, 'PROFILER_DSN', () => prepare(path, true));
   } catch (error) {
     if (!UNREADABLE.has((error as { errcode?: number }).errcode ?? 0)) throw error;
     setAside(path, error as Error);
