@@ -36,6 +36,11 @@ test('Redis and PostgreSQL URLs that parse are taken; REDIS_URL defaults to the 
   assert.equal(c.databaseUrl, 'postgres://u:p%23w@db:5433/shop');
 });
 
+test('REQUEST_TIMEOUT: 1 s is the shortest deadline taken', () => {
+  assert.equal(loadConfig({ REQUEST_TIMEOUT: '1' }).requestTimeoutMs, 1000);
+  assert.equal(loadConfig({ REQUEST_TIMEOUT: '2m' }).requestTimeoutMs, 120_000);
+});
+
 test('lists, durations and sizes are parsed', () => {
   const c = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1', PROFILER_TTL: '12h', PROFILER_MAX_BODY: '8k', TRUSTED_HOSTS: 'a\\.test,b\\.test' });
   assert.deepEqual(c.trustedProxies, ['10.0.0.0/8', '192.168.1.1']);
@@ -62,6 +67,9 @@ test('a bad value stops startup with one line naming the variable and the proble
     [{ REDIS_URL: 'rediss://h:70000' }, `REDIS_URL: expected a URL such as redis://:password@host:6379/0, ${UNPARSED}`],
     [{ DATABASE_URL: 'postgres://:99999/x' }, `DATABASE_URL: expected a URL such as postgres://user:password@host:5432/database, ${UNPARSED}`],
     [{ DATABASE_URL: 'postgres://u:p@ss@a b/x' }, `DATABASE_URL: expected a URL such as postgres://user:password@host:5432/database, ${UNPARSED}`],
+    [{ REQUEST_TIMEOUT: '0' }, 'REQUEST_TIMEOUT: expected a duration of at least 1 s (0 would end every request slower than 0.2 s with an empty reply), got "0"'],
+    [{ REQUEST_TIMEOUT: '0m' }, 'REQUEST_TIMEOUT: expected a duration of at least 1 s (0 would end every request slower than 0.2 s with an empty reply), got "0m"'],
+    [{ REQUEST_TIMEOUT: '-5' }, 'REQUEST_TIMEOUT: expected a duration such as 3600, 30m, 12h or 2d, got "-5"'],
     [{ PROFILER_TTL: 'forever' }, 'PROFILER_TTL: expected a duration such as 3600, 30m, 12h or 2d, got "forever"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [{ NODE_ENV: 'Production' }, 'NODE_ENV: expected one of production, development, test, got "Production"'],

@@ -165,7 +165,9 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
     bodyLimit: bytes(env, 'BODY_LIMIT', 1024 * 1024),
     jsonMaxDepth: int(env, 'JSON_MAX_DEPTH', 64, 1, 10_000),
     jsonMaxMembers: int(env, 'JSON_MAX_MEMBERS', 1000, 1, 10_000_000),
-    requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30) * 1000,
+    // Not 0: Node reads it as no deadline, Fastify's connection timeout (built on it) as 0 s
+    // plus two checks, and every request slower than that got an empty reply.
+    requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30, 1, '0 would end every request slower than 0.2 s with an empty reply') * 1000,
     databaseUrl,
     databaseWaitMs: duration(env, 'DATABASE_WAIT', 30) * 1000,
     databaseQueryTimeoutMs: duration(env, 'DATABASE_QUERY_TIMEOUT', 10) * 1000,

@@ -93,14 +93,16 @@ export function addresses(env: Env, name: string, fallback: readonly string[] = 
   return items;
 }
 
-/** Durations like "90", "30s", "15m", "12h", "2d"; returns seconds. */
-export function duration(env: Env, name: string, fallbackSeconds: number): number {
+/** Durations like "90", "30s", "15m", "12h", "2d"; returns seconds. `why` says why less than `minSeconds` is refused. */
+export function duration(env: Env, name: string, fallbackSeconds: number, minSeconds = 0, why = ''): number {
   const v = env[name];
   if (v === undefined || v === '') return fallbackSeconds;
   const m = /^(\d+)\s*([smhd]?)$/.exec(v.trim());
   if (!m) throw new ConfigError(name, `expected a duration such as 3600, 30m, 12h or 2d, got "${v}"`);
   const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
-  return Number(m[1]) * unit;
+  const seconds = Number(m[1]) * unit;
+  if (seconds < minSeconds) throw new ConfigError(name, `expected a duration of at least ${minSeconds} s${why ? ` (${why})` : ''}, got "${v}"`);
+  return seconds;
 }
 
 /** Byte sizes like "65536", "64k", "1m". */
