@@ -23,6 +23,7 @@ export { kyselyStateProvider } from './resources/kysely-state-provider.ts';
 export { kyselyStateProcessor } from './resources/kysely-state-processor.ts';
 export { Ref } from './resources/ref.ts';
 export { ResourceRegistry } from './resources/resource-registry.ts';
+export { DefinitionError } from './resources/definition-error.ts';
 export type { Violation } from './resources/violation.ts';
 export type { Filter, FilterParameter, FilterContext } from './resources/filter.ts';
 export { searchFilter, type SearchStrategy } from './resources/filters/search-filter.ts';

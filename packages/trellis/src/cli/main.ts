@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.ts';
 import { ConfigError } from '../app/config.ts';
+import { DefinitionError } from '../resources/definition-error.ts';
 import { DatabaseUnreachableError } from '../data/wait-for-database.ts';
 import { ListenError } from '../app/serve.ts';
 import { makeMigrationCommand } from './commands/make-migration-command.ts';
@@ -54,6 +55,11 @@ try {
     // Found while opening what a variable names (TLS_CERT's file, JWT_PRIVATE_KEY's key), after
     // the configuration was read: said as cliConfig says what it finds.
     process.stderr.write(`${out.red('error')} Configuration error: ${error.message}\n`);
+    process.exitCode = 1;
+  } else if (error instanceof DefinitionError) {
+    // A resource declaration that cannot work, found as the app module loads: the message names
+    // the resource and the fix; a stack through defineResource would only hide it.
+    process.stderr.write(`${out.red('error')} ${error.message}\n`);
     process.exitCode = 1;
   } else if (error instanceof DatabaseUnreachableError || error instanceof ListenError) {
     // One line, no stack: the operator's fix is DATABASE_URL, HOST or PORT, not our code.

@@ -8,6 +8,8 @@ import { kyselyStateProvider } from './kysely-state-provider.ts';
 import { toProcessor, type ProcessorFunction, type StateProcessor } from './state-processor.ts';
 import { toProvider, type Item, type OperationContext, type ProviderFunction, type StateProvider } from './state-provider.ts';
 import type { Violation } from './violation.ts';
+import { closestName } from './closest-name.ts';
+import { DefinitionError } from './definition-error.ts';
 
 export type PropertyType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'date-time' | 'iri' | 'array' | 'object';
 
@@ -105,6 +107,21 @@ function schemaAllowsNull(schema: TSchema): boolean {
   return Array.isArray(schema.anyOf) ? schema.anyOf.some((v: TSchema) => v.type === 'null') : schema.type === 'null';
 }
 
+/** A name that is no built-in operation, given without a method: most often a built-in mistyped. */
+function unknownOperation(resource: string, name: string): DefinitionError {
+  const builtIn = Object.keys(BUILT_IN_OPERATIONS);
+  const meant = closestName(name, builtIn);
+  return new DefinitionError(`Resource "${resource}": unknown operation "${name}"${meant ? `; did you mean "${meant}"?` : ';'} The built-in ones are ${builtIn.join(', ')}; a custom operation needs a method`);
+}
+
+/** The collection's path: the router's own assertion said neither the resource nor the fix. */
+function checkPath(options: ResourceOptions): void {
+  const { name, path } = options;
+  if (!path.startsWith('/')) throw new DefinitionError(`Resource "${name}": path "${path}" must start with "/" (e.g. "/${path}")`);
+  if (path.length > 1 && path.endsWith('/')) throw new DefinitionError(`Resource "${name}": path "${path}" must not end with "/" (items are at <path>/<id>)`);
+  if (/[\s?#]/.test(path)) throw new DefinitionError(`Resource "${name}": path "${path}" may not hold spaces, "?" or "#"`);
+}
+
 function resolveOperations(options: ResourceOptions, resource: { value: ResourceDefinition | null }): Operation[] {
   const declared = options.operations ?? Object.fromEntries(DEFAULT_OPERATIONS.map((n) => [n, true]));
   const defaultProvider = options.provider ? toProvider(options.provider) : kyselyStateProvider;
@@ -115,7 +132,10 @@ function resolveOperations(options: ResourceOptions, resource: { value: Resource
     const o: OperationOptions = value === true ? {} : value;
     const base = BUILT_IN_OPERATIONS[name];
     const method = o.method ?? base?.method;
-    if (!method) throw new Error(`Resource "${options.name}": custom operation "${name}" needs a method`);
+    if (!method) throw unknownOperation(options.name, name);
+    if (o.path !== undefined && o.path !== '' && !o.path.startsWith('/')) {
+      throw new DefinitionError(`Resource "${options.name}": operation "${name}" has path "${o.path}", which must start with "/" (e.g. "/${o.path}"), relative to the resource's path`);
+    }
     const kind = o.kind ?? base?.kind ?? (o.path?.includes(':id') ? 'item' : 'collection');
     const op: Operation = {
       name,
@@ -151,6 +171,7 @@ function resolveOperations(options: ResourceOptions, resource: { value: Resource
  * formats, the docs, the security layer and the profiler all read; nothing is hand-coded per route.
  */
 export function defineResource(options: ResourceOptions): ResourceDefinition {
+  checkPath(options);
   const required = new Set(options.schema.required ?? []);
   const relations = options.relations ?? {};
   const properties: PropertyDefinition[] = Object.entries(options.schema.properties).map(([name, declared]) => {
@@ -171,9 +192,9 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
     };
   });
   for (const name of Object.keys(relations)) {
-    if (!properties.some((p) => p.name === name)) throw new Error(`Resource "${options.name}": relation "${name}" is not a schema property`);
+    if (!properties.some((p) => p.name === name)) throw new DefinitionError(`Resource "${options.name}": relation "${name}" is not a schema property`);
   }
-  if (!properties.some((p) => p.name === 'id')) throw new Error(`Resource "${options.name}": the schema needs an "id" property`);
+  if (!properties.some((p) => p.name === 'id')) throw new DefinitionError(`Resource "${options.name}": the schema needs an "id" property`);
 
   const outputProps = properties.filter((p) => !p.writeOnly);
   const inputProps = properties.filter((p) => !p.readOnly);

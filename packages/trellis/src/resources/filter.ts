@@ -1,4 +1,5 @@
 import { HttpError } from '../kernel/http-error.ts';
+import { DefinitionError } from './definition-error.ts';
 import type { SelectQueryBuilder } from 'kysely';
 import type { ResourceDefinition } from './define-resource.ts';
 import type { QueryParams } from './state-provider.ts';
@@ -100,6 +101,6 @@ export function hasFilterParameters(resource: ResourceDefinition, params: QueryP
 
 export function checkProperties(filter: string, resource: ResourceDefinition, names: readonly string[]): void {
   for (const n of names) {
-    if (!resource.property.has(n)) throw new Error(`Resource "${resource.name}": the ${filter} filter names unknown property "${n}"`);
+    if (!resource.property.has(n)) throw new DefinitionError(`Resource "${resource.name}": the ${filter} filter names unknown property "${n}"`);
   }
 }

@@ -2,6 +2,7 @@ import { integerRange } from './integer-range.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import { Ref } from './ref.ts';
 import { RowMapper } from './row-mapper.ts';
+import { DefinitionError } from './definition-error.ts';
 
 /** The declared resources of an app, by name and by path, and IRI ↔ identifier conversion. */
 export class ResourceRegistry {
@@ -12,12 +13,12 @@ export class ResourceRegistry {
   constructor(resources: readonly ResourceDefinition[]) {
     this.resources = resources;
     for (const r of resources) {
-      if (this.#byName.has(r.name)) throw new Error(`Two resources are named "${r.name}"`);
+      if (this.#byName.has(r.name)) throw new DefinitionError(`Two resources are named "${r.name}"`);
       this.#byName.set(r.name, r);
     }
     for (const r of resources) {
       for (const p of r.relations) {
-        if (!this.#byName.has(p.relation!)) throw new Error(`Resource "${r.name}": relation "${p.name}" targets unknown resource "${p.relation}"`);
+        if (!this.#byName.has(p.relation!)) throw new DefinitionError(`Resource "${r.name}": relation "${p.name}" targets unknown resource "${p.relation}"`);
       }
     }
   }

@@ -76,4 +76,22 @@ describe('trellis serve stops a start that cannot go on, and exits', () => {
       assert.deepEqual(run, { code: 1, stderr: `error Configuration error: ${line}\n`, killed: false });
     }
   });
+
+  test('a resource declaration that cannot work: one line naming the resource and the fix, status 1', async (t) => {
+    for (const [resources, line] of [
+      [`[defineResource({ name: 'Note', path: '/notes', schema: Type.Object({ id: Type.Readonly(Type.Integer()) }), operations: { getColection: true } })]`, 'Resource "Note": unknown operation "getColection"; did you mean "getCollection"? The built-in ones are getCollection, get, post, put, patch, delete; a custom operation needs a method'],
+      [`[defineResource({ name: 'Note', path: 'notes', schema: Type.Object({ id: Type.Readonly(Type.Integer()) }) })]`, 'Resource "Note": path "notes" must start with "/" (e.g. "/notes")'],
+      // Found when the app is built, not when the module loads.
+      [`[${NOTE}, ${NOTE}]`, 'Two resources are named "Note"'],
+    ] as const) {
+      const run = await serve(project(t, resources));
+      assert.deepEqual(run, { code: 1, stderr: `error ${line}\n`, killed: false });
+    }
+  });
+
+  test('a programming error in the app module keeps its stack', async (t) => {
+    const run = await serve(project(t, `(() => { throw new TypeError('resources is not iterable here'); })()`));
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /TypeError: resources is not iterable here\n {4}at .*src\/app\.ts:\d+/);
+  });
 });
