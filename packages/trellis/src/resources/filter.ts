@@ -1,7 +1,7 @@
 import { HttpError } from '../kernel/http-error.ts';
 import { DefinitionError } from './definition-error.ts';
 import type { SelectQueryBuilder } from 'kysely';
-import type { ResourceDefinition } from './define-resource.ts';
+import type { PropertyType, ResourceDefinition } from './define-resource.ts';
 import type { QueryParams } from './state-provider.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
 
@@ -102,5 +102,14 @@ export function hasFilterParameters(resource: ResourceDefinition, params: QueryP
 export function checkProperties(filter: string, resource: ResourceDefinition, names: readonly string[]): void {
   for (const n of names) {
     if (!resource.property.has(n)) throw new DefinitionError(`Resource "${resource.name}": the ${filter} filter names unknown property "${n}"`);
+  }
+}
+
+/** checkProperties, and each property of one of `types`: a filter's SQL means nothing on another column type. */
+export function checkPropertyTypes(filter: string, resource: ResourceDefinition, names: readonly string[], types: readonly PropertyType[]): void {
+  checkProperties(filter, resource, names);
+  for (const n of names) {
+    const { type } = resource.property.get(n)!;
+    if (!types.includes(type)) throw new DefinitionError(`Resource "${resource.name}": the ${filter} filter names "${n}", a${/^[aeiou]/.test(type) ? 'n' : ''} ${type} property; it filters ${types.join(' or ')} properties only`);
   }
 }

@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
+import { checkPropertyTypes, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
 import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
 import { parseBoolean } from './invalid-filter.ts';
 
@@ -19,7 +19,8 @@ export function booleanFilter(properties: readonly string[]): Filter {
   };
   return {
     name: 'boolean',
-    check: (resource) => checkProperties('boolean', resource, properties),
+    // On a text column `= true` matched nothing, or failed in SQL (PostgreSQL): refused at declaration.
+    check: (resource) => checkPropertyTypes('boolean', resource, properties, ['boolean']),
     parameters: () => properties.map((property) => ({ name: property, property, type: 'boolean' as const, description: `Filters by ${property}.`, multiple: false })),
     where: (query: AnySelect, context) => applyTerms(query, terms(context)),
     bind: (context) => bindingOf(terms(context)),

@@ -1,4 +1,7 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
+import type { Filter } from '../filter.ts';
 import { defineResource } from '../define-resource.ts';
 import { filterContract } from '../filter.contract.ts';
 import { ResourceRegistry } from '../resource-registry.ts';
@@ -7,7 +10,7 @@ import { dateFilter } from './date-filter.ts';
 import { existsFilter } from './exists-filter.ts';
 import { orderFilter } from './order-filter.ts';
 import { rangeFilter } from './range-filter.ts';
-import { searchFilter } from './search-filter.ts';
+import { searchFilter, type SearchStrategy } from './search-filter.ts';
 
 const Shelf = defineResource({ name: 'Shelf', path: '/shelves', schema: Type.Object({ id: Type.Readonly(Type.Integer()), label: Type.String() }) });
 const Box = defineResource({
@@ -73,4 +76,21 @@ filterContract(orderFilter(['name', 'weight'], { default: { weight: 'desc' } }),
   ...on,
   valid: [{ 'order[name]': 'asc' }, { 'order[name]': 'ASC' }, { 'order[name]': 'desc' }, { 'order[weight]': 'asc', 'order[name]': 'desc' }, { 'order[name]': 'desc', 'order[weight]': 'asc' }],
   invalid: [{ 'order[name]': 'up' }],
+});
+
+test('a filter that cannot work on its properties is refused at declaration, naming the resource', () => {
+  const schema = Type.Object({ id: Type.Readonly(Type.Integer()), title: Type.String(), done: Type.Boolean(), count: Type.Integer() });
+  const declare = (filter: Filter) => () => defineResource({ name: 'Task', path: '/tasks', schema, filters: [filter] });
+  const strategies = 'expected one of exact, partial, start, end, word_start, iexact, ipartial, istart, iend, iword_start';
+  const cases: [Filter, string][] = [
+    [searchFilter({ title: 'ipartal' as SearchStrategy }), `Resource "Task": the search filter gives "title" the strategy "ipartal" (did you mean "ipartial"?); ${strategies}`],
+    [searchFilter({ title: 'contains' as SearchStrategy }), `Resource "Task": the search filter gives "title" the strategy "contains"; ${strategies}`],
+    [searchFilter({ titel: 'exact' }), 'Resource "Task": the search filter names unknown property "titel"'],
+    [booleanFilter(['title']), 'Resource "Task": the boolean filter names "title", a string property; it filters boolean properties only'],
+    [booleanFilter(['done', 'count']), 'Resource "Task": the boolean filter names "count", an integer property; it filters boolean properties only'],
+  ];
+  for (const [filter, message] of cases) {
+    assert.throws(declare(filter), (e: Error) => e.name === 'DefinitionError' && e.message === message, message);
+  }
+  assert.deepEqual(defineResource({ name: 'Task', path: '/tasks', schema, filters: [searchFilter({ title: 'ipartial' }), booleanFilter(['done'])] }).filters.map((f) => f.name), ['search', 'boolean']);
 });

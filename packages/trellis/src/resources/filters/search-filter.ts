@@ -2,8 +2,22 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
 import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
 import { invalidFilter, parsePropertyNumber } from './invalid-filter.ts';
+import { closestName } from '../closest-name.ts';
+import { DefinitionError } from '../definition-error.ts';
+import type { ResourceDefinition } from '../define-resource.ts';
 
 export type SearchStrategy = 'exact' | 'partial' | 'start' | 'end' | 'word_start' | 'iexact' | 'ipartial' | 'istart' | 'iend' | 'iword_start';
+
+const STRATEGIES: readonly SearchStrategy[] = ['exact', 'partial', 'start', 'end', 'word_start', 'iexact', 'ipartial', 'istart', 'iend', 'iword_start'];
+
+/** A strategy no search knows (`ipartal`) is refused at declaration: it failed every request that used it, as a 500. */
+function checkStrategies(resource: ResourceDefinition, properties: Readonly<Record<string, string>>): void {
+  for (const [name, strategy] of Object.entries(properties)) {
+    if ((STRATEGIES as readonly string[]).includes(strategy)) continue;
+    const meant = closestName(strategy, STRATEGIES);
+    throw new DefinitionError(`Resource "${resource.name}": the search filter gives "${name}" the strategy "${strategy}"${meant ? ` (did you mean "${meant}"?)` : ''}; expected one of ${STRATEGIES.join(', ')}`);
+  }
+}
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -82,7 +96,10 @@ export function searchFilter(properties: Readonly<Record<string, SearchStrategy>
   };
   return {
     name: 'search',
-    check: (resource) => checkProperties('search', resource, names),
+    check: (resource) => {
+      checkProperties('search', resource, names);
+      checkStrategies(resource, properties);
+    },
     parameters: (resource) =>
       names.map((name) => {
         const p = resource.property.get(name)!;
