@@ -1,4 +1,4 @@
-import { ConfigError, DatabaseUnreachableError, ListenError, loadConfig, openDatabase, serve, waitForDatabase } from 'trellis';
+import { ConfigError, DatabaseUnreachableError, ListenError, MigrationError, loadConfig, openDatabase, serve, waitForDatabase } from 'trellis';
 import { createBookshop } from './bookshop.ts';
 
 try {
@@ -35,6 +35,11 @@ try {
   }
   if (error instanceof ListenError) {
     console.error(`Cannot listen: ${error.message}`);
+    process.exit(1);
+  }
+  if (error instanceof MigrationError) {
+    // 'Migration "…" failed: …', as `trellis migrate` says it: the fix is in the migration or the database.
+    console.error(error.message);
     process.exit(1);
   }
   if (!(error instanceof ConfigError)) throw error;

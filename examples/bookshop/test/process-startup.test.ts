@@ -3,6 +3,10 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { openTestSchema, postgresForTests, tcpProxy } from 'trellis/testing';
 import { ENV, MAIN, ROOT, startBookshop } from './bookshop-process.ts';
 
@@ -134,4 +138,19 @@ test('a port another process holds: one line naming HOST and PORT, exit 1 with n
   const [code] = await once(child, 'exit');
   assert.equal(code, 1);
   assert.equal(err, `Cannot listen: 127.0.0.1:${port} is already in use by another process (HOST, PORT).\n`);
+});
+
+test('a migration that fails: one line naming it and the reason, exit 1 with no stack', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'bookshop-migration-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // The first migration's first table is there already (made by hand, or by another tool).
+  const db = new DatabaseSync(join(dir, 'data.db'));
+  db.exec('create table users (id integer primary key)');
+  db.close();
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...ENV, DATABASE_URL: `sqlite:${join(dir, 'data.db')}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 1);
+  assert.equal(err, 'Migration "001-initial-schema" failed: table "users" already exists\n');
 });

@@ -47,6 +47,7 @@ export { NodeSqliteDialect } from './data/node-sqlite-dialect.ts';
 export { observePg } from './data/observe-pg.ts';
 export { observeSqlite } from './data/observe-sqlite.ts';
 export { migrate } from './data/migrate.ts';
+export { MigrationError } from './data/migration-error.ts';
 export { migrationsIn } from './data/migrations-in.ts';
 
 // security (issue: security firewall and CORS)

@@ -7,6 +7,7 @@ import { ConfigError } from '../app/config.ts';
 import { DefinitionError } from '../resources/definition-error.ts';
 import { DatabaseUnreachableError } from '../data/wait-for-database.ts';
 import { ListenError } from '../app/serve.ts';
+import { MigrationError } from '../data/migration-error.ts';
 import { makeMigrationCommand } from './commands/make-migration-command.ts';
 import { migrateCommands } from './commands/migrate-command.ts';
 import { openapiCommand } from './commands/openapi-command.ts';
@@ -61,8 +62,8 @@ try {
     // the resource and the fix; a stack through defineResource would only hide it.
     process.stderr.write(`${out.red('error')} ${error.message}\n`);
     process.exitCode = 1;
-  } else if (error instanceof DatabaseUnreachableError || error instanceof ListenError) {
-    // One line, no stack: the operator's fix is DATABASE_URL, HOST or PORT, not our code.
+  } else if (error instanceof DatabaseUnreachableError || error instanceof ListenError || error instanceof MigrationError) {
+    // One line, no stack: the operator's fix is DATABASE_URL, HOST, PORT or a migration, not our code.
     process.stderr.write(`${out.red('error')} ${error.message}\n`);
     process.exitCode = 1;
   } else throw error;

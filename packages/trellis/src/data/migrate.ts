@@ -1,9 +1,10 @@
 import { Migrator, sql, type Migration, type MigrationResultSet } from 'kysely';
 import { isPostgres, type Database } from './database.ts';
+import { MigrationError } from './migration-error.ts';
 
 /**
  * Brings the schema up to date with Kysely's Migrator. Migrations are given by name (sorted
- * alphabetically, so prefix them with a date or number); failures throw with the failing name.
+ * alphabetically, so prefix them with a date or number); failures throw MigrationError, naming the failing one.
  */
 export async function migrate(db: Database, migrations: Readonly<Record<string, Migration>>): Promise<MigrationResultSet> {
   // On PostgreSQL the migration tables live in the connection's own schema (its search_path):
@@ -13,8 +14,7 @@ export async function migrate(db: Database, migrations: Readonly<Record<string, 
   const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...migrations }) }, ...(schema ? { migrationTableSchema: schema } : {}) });
   const result = await migrator.migrateToLatest();
   if (result.error) {
-    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Migration "${failed}" failed: ${(result.error as Error).message ?? result.error}`, { cause: result.error });
+    throw new MigrationError(result.results?.find((r) => r.status === 'Error')?.migrationName ?? null, result.error);
   }
   return result;
 }

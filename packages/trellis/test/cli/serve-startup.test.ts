@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/trellis.js', import.meta.url));
@@ -38,13 +39,18 @@ interface Run {
   killed: boolean;
 }
 
-/** `trellis serve` in `dir` with the profiler on (its thread, a SQLite store in `dir`), killed past BOUND_MS. */
-function serve(dir: string, env: Record<string, string> = {}): Promise<Run> {
+/** `trellis <args>` in `dir`, killed past BOUND_MS. */
+function trellis(dir: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, 'serve'], { cwd: dir, timeout: BOUND_MS, killSignal: 'SIGKILL', env: { ...ENV, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data.db')}`, PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}`, ...env } }, (_error, _stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: dir, timeout: BOUND_MS, killSignal: 'SIGKILL', env: { ...ENV, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data.db')}`, PROFILER_DSN: `sqlite:${join(dir, 'profiler.db')}`, ...env } }, (_error, _stdout, stderr) => {
       resolve({ code: child.exitCode, stderr, killed: child.signalCode !== null });
     });
   });
+}
+
+/** `trellis serve` in `dir` with the profiler on (its thread, a SQLite store in `dir`), killed past BOUND_MS. */
+function serve(dir: string, env: Record<string, string> = {}): Promise<Run> {
+  return trellis(dir, ['serve'], env);
 }
 
 describe('trellis serve stops a start that cannot go on, and exits', () => {
@@ -93,5 +99,18 @@ describe('trellis serve stops a start that cannot go on, and exits', () => {
     const run = await serve(project(t, `(() => { throw new TypeError('resources is not iterable here'); })()`));
     assert.equal(run.code, 1);
     assert.match(run.stderr, /TypeError: resources is not iterable here\n {4}at .*src\/app\.ts:\d+/);
+  });
+
+  test('a migration that fails: the one line trellis migrate prints, status 1', async (t) => {
+    const dir = project(t);
+    // A table the first migration creates is there already (made by hand, or by another tool).
+    const db = new DatabaseSync(join(dir, 'data.db'));
+    db.exec('create table notes (id integer primary key)');
+    db.close();
+    const line = 'error Migration "001-notes" failed: table "notes" already exists\n';
+    const migrating = await trellis(dir, ['migrate']);
+    assert.deepEqual([migrating.code, migrating.stderr], [1, line]);
+    const run = await serve(dir);
+    assert.deepEqual(run, { code: 1, stderr: line, killed: false });
   });
 });

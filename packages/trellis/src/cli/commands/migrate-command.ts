@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Migrator } from 'kysely';
 import { openDatabase } from '../../data/database.ts';
 import { cliConfig, loadEnv } from '../cli-config.ts';
-import { CliError } from '../cli-error.ts';
+import { MigrationError } from '../../data/migration-error.ts';
 import { projectMigrations } from '../migration-source.ts';
 import { findProject } from '../project.ts';
 import type { Output } from '../output.ts';
@@ -21,10 +21,7 @@ export function migrateCommands(program: Command, out: Output): void {
       await withMigrator(options.app, async (migrator) => {
         const { error, results = [] } = await migrator.migrateToLatest();
         for (const r of results) out.line(`${r.status === 'Success' ? out.green('applied') : out.red(r.status.toLowerCase())}  ${r.migrationName}`);
-        if (error) {
-          const failed = results.find((r) => r.status === 'Error')?.migrationName;
-          throw new CliError('migration_failed', `Migration ${failed ? `"${failed}" ` : ''}failed: ${(error as Error).message ?? String(error)}`);
-        }
+        if (error) throw new MigrationError(results.find((r) => r.status === 'Error')?.migrationName ?? null, error);
         if (results.length === 0) out.line('Nothing to apply: the schema is up to date.');
       });
     });
