@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PACKAGES = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,7 +27,8 @@ test('npm init trellis, then npm install && npm start and npm test, from tarball
   // What `npm init trellis` runs: the starter's bin, installed from its tarball.
   npm(['install', '--no-audit', '--no-fund', '--prefix', join(dir, 'starter'), starter], dir);
   const bin = join(dir, 'starter', 'node_modules', 'create-trellis', 'create-trellis.js');
-  const created = execFileSync(process.execPath, [bin, 'my-api', '--trellis', trellis], { cwd: dir, encoding: 'utf8', env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The tarball as a user names it, relative to where they run the starter.
+  const created = execFileSync(process.execPath, [bin, 'my-api', '--trellis', `./${basename(trellis)}`], { cwd: dir, encoding: 'utf8', env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   assert.match(created, /^Created my-api \(\d+ files\)\.\n\nNext:\n {2}cd my-api\n {2}npm install && npm start\n {2}npm test\n$/);
   const project = join(dir, 'my-api');
   for (const file of ['.gitignore', '.env.example', 'README.md', 'migrations/001-initial-schema.ts', 'src/app.ts', 'test/tasks.test.ts']) {
@@ -35,7 +36,7 @@ test('npm init trellis, then npm install && npm start and npm test, from tarball
   }
   const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
   assert.equal(manifest.name, 'my-api');
-  assert.equal(manifest.dependencies.trellis, trellis);
+  assert.equal(manifest.dependencies.trellis, `file:../${basename(trellis)}`, 'reached from the project, where npm reads it');
   assert.match(readFileSync(join(project, 'README.md'), 'utf8'), /^# My API\n[\s\S]*npm install && npm start[\s\S]*npm test/);
 
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline'], project);
