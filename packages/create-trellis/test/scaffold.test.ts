@@ -7,6 +7,8 @@ import { join, resolve } from 'node:path';
 // @ts-expect-error: plain JavaScript (it runs from node_modules, where no types are stripped), without declarations.
 import { dependencySpec, scaffold } from '../scaffold.js';
 
+const ROOT_MANIFEST = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { allowScripts: Record<string, boolean> };
+
 test('a tarball named by a path relative to where the starter ran is reached from the new project', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'create-trellis-spec-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,4 +43,13 @@ test('dependency specs: relative paths rewritten from the project, everything el
   ]) {
     assert.equal(dependencySpec(given, target, cwd), written, given);
   }
+});
+
+test('the new project denies @scarf/scarf its install script, as this workspace does: npm install does not warn about it', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'create-trellis-scripts-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { target } = scaffold({ dir: join(dir, 'my-api'), trellis: '^0.1.0' });
+  const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
+  assert.equal(ROOT_MANIFEST.allowScripts['@scarf/scarf'], false);
+  assert.deepEqual(manifest.allowScripts, { '@scarf/scarf': false });
 });

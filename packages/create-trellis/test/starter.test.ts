@@ -3,7 +3,7 @@
 // the two commands its README gives: `npm test` passes, `npm start` serves the resource.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -39,7 +39,9 @@ test('npm init trellis, then npm install && npm start and npm test, from tarball
   assert.equal(manifest.dependencies.trellis, `file:../${basename(trellis)}`, 'reached from the project, where npm reads it');
   assert.match(readFileSync(join(project, 'README.md'), 'utf8'), /^# My API\n[\s\S]*npm install && npm start[\s\S]*npm test/);
 
-  npm(['install', '--no-audit', '--no-fund', '--prefer-offline'], project);
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project, encoding: 'utf8', env: ENV });
+  assert.equal(install.status, 0, install.stderr);
+  assert.doesNotMatch(install.stderr, /install-scripts/, 'no install script left for the user to review (@scarf/scarf is denied)');
   assert.equal(lstatSync(join(project, 'node_modules', 'trellis')).isSymbolicLink(), false, 'installed, not linked');
   assert.ok(existsSync(join(project, 'node_modules', 'trellis', 'dist', 'index.js')));
   const tested = npm(['test'], project);
