@@ -6,6 +6,7 @@ import { observePg } from './observe-pg.ts';
 import { unobserved } from './observe-sqlite.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { makeSqliteDirectory, openingSqliteFile } from './sqlite-file.ts';
+import { markOwnPgClient } from './own-pg-clients.ts';
 
 /** The database handle resources, the firewall and commands share. */
 export type Database = Kysely<any>;
@@ -141,6 +142,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // acquire to query) emits its connection's error on itself, not on the pool: unheard, that
     // 'error' event ends the process. Its current or next query fails, and the pool discards it.
     pool.on('connect', (client) => {
+      markOwnPgClient(client);
       client.on('error', report);
       markStuckOnTimeout(client as unknown as PgClient);
     });

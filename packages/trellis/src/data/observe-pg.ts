@@ -1,6 +1,7 @@
 import type pgModule from 'pg';
 import { channels } from '../observe/channels.ts';
 import { publishQuery } from './publish-query.ts';
+import { isOwnPgClient } from './own-pg-clients.ts';
 
 const OBSERVED = Symbol.for('trellis.pg.observed');
 
@@ -43,11 +44,12 @@ export function observePg(pg: typeof pgModule): void {
     if (typeof sql !== 'string' || typeof config?.submit === 'function') return query.apply(this, args);
     const parameters = Array.isArray(second) ? second : Array.isArray(config?.values) ? (config.values as unknown[]) : [];
     const start = performance.now();
+    const foreign = !isOwnPgClient(this);
     const last = args.length - 1;
     if (typeof args[last] === 'function') {
       const callback = args[last] as (error: unknown, result: unknown) => void;
       args[last] = (error: unknown, result: unknown) => {
-        publishQuery(sql, parameters, start, error ? undefined : rowsOf(result), error ?? undefined);
+        publishQuery(sql, parameters, start, error ? undefined : rowsOf(result), error ?? undefined, foreign);
         callback(error, result);
       };
       return query.apply(this, args);
@@ -55,8 +57,8 @@ export function observePg(pg: typeof pgModule): void {
     const pending = query.apply(this, args) as Promise<unknown>;
     // The caller's promise is returned untouched; this branch only watches it.
     pending.then(
-      (result) => publishQuery(sql, parameters, start, rowsOf(result), undefined),
-      (error: unknown) => publishQuery(sql, parameters, start, undefined, error),
+      (result) => publishQuery(sql, parameters, start, rowsOf(result), undefined, foreign),
+      (error: unknown) => publishQuery(sql, parameters, start, undefined, error, foreign),
     );
     return pending;
   };

@@ -33,10 +33,10 @@ function wrapStatement(name: 'all' | 'get' | 'run', rowsOf: (result: unknown) =>
     try {
       result = original.apply(this, args);
     } catch (error) {
-      publishQuery(this.sourceSQL, args, start, undefined, error);
+      publishQuery(this.sourceSQL, args, start, undefined, error, true);
       throw error;
     }
-    publishQuery(this.sourceSQL, args, start, rowsOf(result), undefined);
+    publishQuery(this.sourceSQL, args, start, rowsOf(result), undefined, true);
     return result;
   };
 }
@@ -63,10 +63,10 @@ export function observeSqlite(): void {
     const start = performance.now();
     try {
       const result = exec.apply(this, args);
-      publishQuery(args[0], [], start, undefined, undefined);
+      publishQuery(args[0], [], start, undefined, undefined, true);
       return result;
     } catch (error) {
-      publishQuery(args[0], [], start, undefined, error);
+      publishQuery(args[0], [], start, undefined, error, true);
       throw error;
     }
   };

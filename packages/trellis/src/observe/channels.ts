@@ -74,6 +74,11 @@ export interface DbQueryEvent {
   readonly error?: string;
   /** Rows returned, or affected by a write, when the driver says (node:sqlite does; pg through Kysely's log does not). */
   readonly rows?: number;
+  /**
+   * Run on a connection the app did not open with `openDatabase` (its own `node:sqlite` database
+   * or `pg` client): the profiler's EXPLAIN, which runs on the app's database, is not offered for it.
+   */
+  readonly foreign?: true;
 }
 
 export interface AuthenticationEvent {

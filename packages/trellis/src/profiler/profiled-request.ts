@@ -130,6 +130,8 @@ export interface QueryRecord {
   readonly rows?: number;
   /** Where the app ran it (file:line), taken for a statement's second run only: the N+1 suspect's origin. */
   readonly origin?: string;
+  /** Run on a connection other than the app's database (DbQueryEvent.foreign): not explained. */
+  readonly foreign?: true;
 }
 
 export interface ProfiledRequest extends RequestSnapshot {

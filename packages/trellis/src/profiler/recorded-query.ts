@@ -71,5 +71,6 @@ export function recordedQuery(event: DbQueryEvent, atMs: number): QueryRecord {
     atMs: Math.round(atMs * 1000) / 1000,
     error: event.error ?? null,
     ...(event.rows !== undefined ? { rows: event.rows } : {}),
+    ...(event.foreign ? { foreign: true as const } : {}),
   };
 }

@@ -104,3 +104,50 @@ test('EXPLAIN while PostgreSQL is cut is a 503 with Retry-After, and works again
   }
   assert.equal(after.statusCode, 200);
 });
+
+for (const backend of backends) {
+  test(`${backend.name}: a query on a connection other than the app's database is not explained, even signed`, { skip: backend.skip }, async (t) => {
+    const { db, close } = await backend.open();
+    t.after(close);
+    const app = await createBookshop({ config: testConfig({ PROFILER_DSN: 'memory:', JWT_SECRET }), database: db, tls: null, seed: { passwordCost: 1024 } });
+    t.after(() => app.close());
+    // The app's own connection, beside its database: the plan of its query would be another database's.
+    const { sql } = await import('kysely');
+    let foreignQuery: () => Promise<void>;
+    if (backend.name === 'SQLite') {
+      const { DatabaseSync } = await import('node:sqlite');
+      const own = new DatabaseSync(':memory:');
+      own.exec('create table u (id integer primary key)');
+      t.after(() => own.close());
+      foreignQuery = async () => void own.prepare('select * from u where id = ?').all(1);
+    } else {
+      const pgModule = (await import('pg')).default;
+      const client = new pgModule.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      t.after(() => client.end());
+      foreignQuery = async () => void (await client.query('select * from pg_class where oid = $1', [1]));
+    }
+    app.get('/two-connections', async () => {
+      await sql`select id from books where id = ${1}`.execute(db);
+      await foreignQuery();
+      return { ok: true };
+    });
+    const res = await app.inject({ url: '/two-connections' });
+    assert.equal(res.statusCode, 200, res.body);
+    await app.profiler!.settled();
+    const token = res.headers['x-debug-token'] as string;
+    const queries = ((await app.inject({ url: `/_profiler/${token}.json` })).json() as { collectors: { db: { queries: { sql: string; foreign?: true }[] } } }).collectors.db.queries;
+    const own = queries.findIndex((q) => /from books/.test(q.sql)) + 1;
+    const foreign = queries.findIndex((q) => /from (u|pg_class)/.test(q.sql)) + 1;
+    assert.ok(own > 0 && foreign > 0, queries.map((q) => q.sql).join(' | '));
+    assert.equal(queries[foreign - 1]!.foreign, true);
+    assert.equal(queries[own - 1]!.foreign, undefined);
+    const panel = (await app.inject({ url: `/_profiler/${token}?panel=db`, headers: { accept: BROWSER } })).body;
+    assert.ok(panel.includes(`/explain/${own}?`), 'the app\'s query has its link');
+    assert.equal(panel.includes(`/explain/${foreign}?`), false, 'the other connection\'s query has none');
+    const signed = new ExplainSigner(JWT_SECRET).sign(token, foreign, queries[foreign - 1]!.sql);
+    const refused = await app.inject({ url: `/_profiler/${token}/explain/${foreign}?signature=${signed}` });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().detail, `EXPLAIN refused for query #${foreign} of profile "${token}": it ran on a connection other than the app's database.`);
+  });
+}

@@ -37,7 +37,9 @@ export function explainRoute(app: FastifyInstance, page: RouteShorthandOptions, 
     if (!recorded) throw HttpError.of('profiler_explain_refused', { query: request.params.query, token, reason: 'the profile has no such query' });
     const signature = request.query.signature;
     if (typeof signature !== 'string' || !options.signer.verify(token, number, recorded.sql, signature)) throw HttpError.of('profiler_explain_forbidden', {});
-    const refused = notExplainable(recorded.sql) ?? (options.database === null ? 'the profiler was given no database' : null);
+    const refused =
+      notExplainable(recorded.sql) ??
+      (options.database === null ? 'the profiler was given no database' : recorded.foreign ? "it ran on a connection other than the app's database" : null);
     if (refused !== null) throw HttpError.of('profiler_explain_refused', { query: number, token, reason: refused });
     let plan: string[];
     try {

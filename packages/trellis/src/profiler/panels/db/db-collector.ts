@@ -23,6 +23,8 @@ export interface QueryData {
   readonly rows: number | null;
   /** The resource pipeline stage it ran in (provide, process, …), when a resource operation ran. */
   readonly stage: string | null;
+  /** Run on a connection other than the app's database: EXPLAIN there would plan another database's query. */
+  readonly foreign?: true;
 }
 
 export interface StatementData {
@@ -115,6 +117,7 @@ function collectQueries(ctx: ProfiledRequest, recorded: readonly QueryRecord[]):
       statement: groups.get(q.sql)!.index,
       stage: stageAt(stages, q.atMs),
       rows: q.rows ?? null,
+      ...(q.foreign ? { foreign: true as const } : {}),
     };
   });
   const origins = new Map<string, string>();
