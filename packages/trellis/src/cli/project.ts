@@ -75,6 +75,9 @@ export function findProject(cwd: string, appOption?: string): Project {
     if (manifest === null) throw new CliError('project_not_found', 'No Trellis project here: add "trellis": { "app": "src/app.ts" } to package.json, or pass --app <module>.');
     root = dirname(manifest);
     field = (JSON.parse(readFileSync(manifest, 'utf8')) as { trellis: TrellisField }).trellis;
+    // Run from a subdirectory, a command works in the project's, as `npm run` does: a relative
+    // DATABASE_URL (sqlite:var/data.db) is the project's database, not a new one beside the shell.
+    if (resolve(cwd) !== root) process.chdir(root);
   }
   const appPath = isAbsolute(field.app!) ? field.app! : join(root, field.app!);
   const migrationsDir = join(root, field.migrations ?? 'migrations');

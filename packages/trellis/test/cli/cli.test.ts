@@ -131,6 +131,19 @@ describe('trellis make:migration and errors outside a project', () => {
     assert.deepEqual([empty.code, empty.stderr], [2, 'error The migration name needs at least one letter or digit.\n']);
   });
 
+  test('from a subdirectory, a command works in the project\'s: its relative paths are the project\'s', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'trellis-sub-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', trellis: { app: join(BOOKSHOP, 'src/app.ts') } }));
+    mkdirSync(join(dir, 'src', 'deep'), { recursive: true });
+    const run = await trellis(['migrate:status', '--json'], join(dir, 'src', 'deep'), { DATABASE_URL: 'sqlite:var/data.db' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(readdirSync(join(dir, 'var')), ['data.db']);
+    assert.deepEqual(readdirSync(join(dir, 'src', 'deep')), [], 'no second database beside the shell');
+    const made = await trellis(['make:migration', 'Add notes'], join(dir, 'src'));
+    assert.equal(made.stdout, 'Created migrations/001-add-notes.ts: fill in up() and down(), then run trellis migrate.\n');
+  });
+
   test('outside a project every command says how to make one', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'trellis-none-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
