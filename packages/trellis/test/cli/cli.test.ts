@@ -4,9 +4,9 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -140,8 +140,10 @@ describe('trellis make:migration and errors outside a project', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(readdirSync(join(dir, 'var')), ['data.db']);
     assert.deepEqual(readdirSync(join(dir, 'src', 'deep')), [], 'no second database beside the shell');
+    // The bookshop's module exports its migrations: a file in migrations/ would never run.
     const made = await trellis(['make:migration', 'Add notes'], join(dir, 'src'));
-    assert.equal(made.stdout, 'Created migrations/001-add-notes.ts: fill in up() and down(), then run trellis migrate.\n');
+    assert.deepEqual([made.code, made.stderr], [1, `error ${relative(realpathSync(dir), join(BOOKSHOP, 'src/app.ts'))} exports its own "migrations", which trellis migrate runs instead of migrations/: add the new migration to that export.\n`]);
+    assert.equal(existsSync(join(dir, 'migrations')), false);
   });
 
   test('outside a project every command says how to make one', async (t) => {

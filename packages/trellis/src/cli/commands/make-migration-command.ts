@@ -38,10 +38,16 @@ export function makeMigrationCommand(program: Command, out: Output): void {
     .description('write a new, empty migration file')
     .argument('<name>', 'what it does, e.g. "add due date to tasks"')
     .option('--app <module>', 'the app module')
-    .action((name: string, options: { app?: string }) => {
+    .action(async (name: string, options: { app?: string }) => {
       const slug = migrationSlug(name);
       if (slug === '') throw new CliError('migration_name', 'The migration name needs at least one letter or digit.', 2);
       const project = findProject(process.cwd(), options.app);
+      // An app module that exports its migrations is what `trellis migrate` runs: a file in the
+      // folder would never be applied. (A module not written yet, or failing to load, is no answer.)
+      const mod = await project.load().catch(() => null);
+      if (mod?.migrations) {
+        throw new CliError('migrations_exported', `${relative(process.cwd(), project.appPath)} exports its own "migrations", which trellis migrate runs instead of ${relative(process.cwd(), project.migrationsDir)}/: add the new migration to that export.`);
+      }
       mkdirSync(project.migrationsDir, { recursive: true });
       const file = join(project.migrationsDir, `${nextMigrationNumber(readdirSync(project.migrationsDir))}-${slug}.ts`);
       if (existsSync(file)) throw new CliError('migration_exists', `${file} exists already.`);
