@@ -88,6 +88,24 @@ describe('trellis migrate, migrate:status, user:create on a fresh database', () 
     assert.match(status.stdout, /^migration {11}applied\n001-initial-schema {2}\d{4}-\d\d-\d\dT/);
   });
 
+  test('a failing migration: those before it are said rolled back with it (one transaction), and nothing is applied', async (t) => {
+    const project = mkdtempSync(join(tmpdir(), 'trellis-failing-'));
+    t.after(() => rmSync(project, { recursive: true, force: true }));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'x', type: 'module', trellis: { app: 'src/app.ts' } }));
+    mkdirSync(join(project, 'src'));
+    writeFileSync(join(project, 'src', 'app.ts'), 'export const resources = [];\n');
+    mkdirSync(join(project, 'migrations'));
+    writeFileSync(join(project, 'migrations', '001-notes.ts'), "export async function up(db) { await db.schema.createTable('notes').addColumn('id', 'integer').execute(); }\n");
+    writeFileSync(join(project, 'migrations', '002-broken.ts'), "export async function up(db) { await db.schema.alterTable('no_such_table').addColumn('x', 'integer').execute(); }\n");
+    const failing = { DATABASE_URL: `sqlite:${join(project, 'data.db')}` };
+    const run = await trellis(['migrate'], project, failing);
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, 'rolled back  001-notes\nfailed  002-broken\n');
+    assert.match(run.stderr, /^error Migration "002-broken" failed: .*no_such_table/);
+    const status = await trellis(['migrate:status', '--json'], project, failing);
+    assert.deepEqual(JSON.parse(status.stdout), [{ name: '001-notes', appliedAt: null }, { name: '002-broken', appliedAt: null }]);
+  });
+
   test('user:create adds a user once, with ROLE_USER and the roles asked for', async () => {
     const created = await trellis(['user:create', '--email', 'ops@example.test', '--role', 'ROLE_ADMIN'], BOOKSHOP, { ...env, TRELLIS_PASSWORD: 'a long password' });
     assert.equal(created.stdout, 'Created ops@example.test with ROLE_USER, ROLE_ADMIN.\n');

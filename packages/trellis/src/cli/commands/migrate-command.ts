@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Migrator } from 'kysely';
-import { openDatabase } from '../../data/database.ts';
+import { openDatabase, type Database } from '../../data/database.ts';
 import { cliConfig, loadEnv } from '../cli-config.ts';
 import { MigrationError } from '../../data/migration-error.ts';
 import { projectMigrations } from '../migration-source.ts';
@@ -18,9 +18,13 @@ export function migrateCommands(program: Command, out: Output): void {
     .description('apply the pending migrations to DATABASE_URL')
     .option('--app <module>', 'the app module (default: package.json "trellis.app")')
     .action(async (options: { app?: string }) => {
-      await withMigrator(options.app, async (migrator) => {
+      await withMigrator(options.app, async (migrator, db) => {
         const { error, results = [] } = await migrator.migrateToLatest();
-        for (const r of results) out.line(`${r.status === 'Success' ? out.green('applied') : out.red(r.status.toLowerCase())}  ${r.migrationName}`);
+        // Where DDL is transactional (SQLite, PostgreSQL) Kysely runs the pending migrations in one
+        // transaction: after a failure, those it reports as succeeded were rolled back with it.
+        const undone = error !== undefined && db.getExecutor().adapter.supportsTransactionalDdl;
+        const said = (status: string) => (status === 'Success' ? (undone ? out.yellow('rolled back') : out.green('applied')) : status === 'Error' ? out.red('failed') : out.yellow('not run'));
+        for (const r of results) out.line(`${said(r.status)}  ${r.migrationName}`);
         if (error) throw new MigrationError(results.find((r) => r.status === 'Error')?.migrationName ?? null, error);
         if (results.length === 0) out.line('Nothing to apply: the schema is up to date.');
       });
@@ -39,14 +43,14 @@ export function migrateCommands(program: Command, out: Output): void {
     });
 }
 
-async function withMigrator(app: string | undefined, run: (migrator: Migrator) => Promise<void>): Promise<void> {
+async function withMigrator(app: string | undefined, run: (migrator: Migrator, db: Database) => Promise<void>): Promise<void> {
   const project = findProject(process.cwd(), app);
   const config = cliConfig(loadEnv(project.root));
   const mod = await project.load();
   const db = openDatabase(config.databaseUrl);
   try {
     const migrations = await projectMigrations(project, mod);
-    await run(new Migrator({ db, provider: { getMigrations: async () => migrations } }));
+    await run(new Migrator({ db, provider: { getMigrations: async () => migrations } }), db);
   } finally {
     await db.destroy();
   }
