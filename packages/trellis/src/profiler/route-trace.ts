@@ -1,3 +1,5 @@
+import { editDistance } from '../resources/edit-distance.ts';
+
 /**
  * Why each route did or did not answer a request: Symfony's TraceableUrlMatcher, for the Routing
  * panel of a 404 or 405. Taken on the request thread when the profile is handed on (the routes
@@ -92,14 +94,8 @@ function likeness(pattern: string, path: string, common: number): number {
   if (a === undefined || b === undefined || a.startsWith(':') || a === '*') return 0;
   const x = a.slice(0, 64);
   const y = b.slice(0, 64);
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= y.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1)));
-    previous = row;
-  }
   const longer = Math.max(x.length, y.length);
-  return longer === 0 ? 0 : 1 - previous[y.length]! / longer;
+  return longer === 0 ? 0 : 1 - editDistance(x, y) / longer;
 }
 
 export function routeTrace(routes: readonly { path: string; methods: readonly string[] }[], method: string, path: string): RouteTrace {
