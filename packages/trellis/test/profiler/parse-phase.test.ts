@@ -13,7 +13,10 @@ import { defineResource } from '../../src/resources/define-resource.ts';
 import { openDatabase } from '../../src/data/database.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
 
-const SLOW_MS = 60;
+// The processor's wait. The defect counted it as parsing (parse >= SLOW_MS); a loaded two-core CI
+// took 31 ms to read and decode the 10 kB body of a cold first request, so the bound is the
+// processor's whole wait, not a fraction of it.
+const SLOW_MS = 300;
 
 const Note = defineResource({
   name: 'Note',
@@ -40,14 +43,14 @@ test('a resource write: parse is the body read and decoded, the processor is the
     const res = await app.inject({ method: 'POST', url: '/notes', headers: { 'content-type': 'application/json', accept: 'application/json' }, payload: { text: 'x'.repeat(10_000) } });
     assert.equal(res.statusCode, 201, res.body);
     const timing = durations(String(res.headers['server-timing']));
-    assert.ok(timing.get('parse')! < SLOW_MS / 2, `parse ${timing.get('parse')} ms in ${res.headers['server-timing']}`);
+    assert.ok(timing.get('parse')! < SLOW_MS, `parse ${timing.get('parse')} ms in ${res.headers['server-timing']}`);
     assert.ok(timing.get('handler')! >= SLOW_MS, `handler ${timing.get('handler')} ms in ${res.headers['server-timing']}`);
     await app.profiler!.settled();
     const profile = (await app.inject({ url: `/_profiler/${res.headers['x-debug-token']}.json` })).json() as { collectors: { time: { phases: { name: string; durationMs: number }[] } } };
     const phases = profile.collectors.time.phases;
     // The handler, the body read inside it, then the handler again.
     assert.deepEqual(phases.map((p) => p.name).slice(phases.findIndex((p) => p.name === 'handler')), ['handler', 'parse', 'handler', 'respond', 'terminate']);
-    assert.ok(phases.find((p) => p.name === 'parse')!.durationMs < SLOW_MS / 2);
+    assert.ok(phases.find((p) => p.name === 'parse')!.durationMs < SLOW_MS);
   } finally {
     await app.close();
   }
