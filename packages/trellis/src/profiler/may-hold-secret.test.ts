@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { DEFAULT_SECRET_KEYS } from '../logging/redact-secrets.ts';
 import { buildProfile, summaryOf } from './build-profile.ts';
 import { defaultCollectors } from './panels/default-collectors.ts';
@@ -21,6 +22,7 @@ function asText(whole: RequestSnapshot): SnapshotText {
     url: summaryOf(whole).url,
     requestUrl: whole.request.url,
     profilerHeaders: headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined,
+    previousTokenHeader: headers['x-previous-debug-token'] !== undefined,
     secretsFound: (whole.secrets?.length ?? 0) > 0,
   };
 }
@@ -95,6 +97,47 @@ describe('mayHoldSecret', () => {
   test('follows the configured key list', () => {
     const withSession = { ...clean, logs: [{ time: 1, level: 'info', channel: 'app', message: 'hi', context: { session: 'abc123' } }] };
     assert.equal(mayHoldSecret(asText(withSession), ['password']), false);
+    // Credential headers are redacted whatever the list says.
+    for (const header of ['authorization', 'proxy-authorization', 'cookie']) {
+      assert.equal(mayHoldSecret(asText({ ...clean, request: { ...clean.request, headers: { ...clean.request.headers, [header]: 'abc123' } } }), ['password']), true, header);
+    }
+    assert.equal(mayHoldSecret(asText(variants[2]![1]), ['password']), true, 'set-cookie');
     assert.equal(mayHoldSecret(asText(clean), [...keys, 'accept']), true);
+  });
+});
+
+/**
+ * Generated snapshots: names drawn from secret-named, credential, profiler, URL-valued and innocent
+ * keys in any case, with quotes, backslashes and escapes; values holding JSON, URLs with and
+ * without secret parameters. Whatever building the profile redacts, the text test must see.
+ */
+describe('mayHoldSecret, generated', () => {
+  const name = fc.oneof(
+    fc.constantFrom('password', 'Api_Key', 'X-API-KEY', 'resetToken', 'sessionId', 'authorization', 'Proxy-Authorization', 'cookie', 'Set-Cookie', 'x-debug-token', 'x-debug-token-link', 'x-previous-debug-token', 'referer', 'Location', 'content-location', 'accept', 'title', 'page', 'to\\ken', 'pass"word', 'tok\u212Aen', 'TO\u212AEN', 'p\u0430ssword', 'cvv2', 'my-pwd', 'credentials'),
+    fc.string({ maxLength: 12 }),
+  );
+  const value = fc.oneof(
+    fc.constantFrom('abc123', '/next?api_key=abc123', 'http://a.test/x?token=abc123', 'http://a.test/x?page=2', '{"password":"abc123"}', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlc2ln', 'a\\"b', '"quoted":', ''),
+    fc.string({ maxLength: 16 }),
+  );
+  const record = fc.dictionary(name, value, { maxKeys: 4 });
+  const snapshot = fc.record({ requestHeaders: record, query: record, params: record, body: fc.option(fc.dictionary(name, fc.oneof(value, record), { maxKeys: 3 }), { nil: undefined }), context: record, responseHeaders: record, payload: fc.option(fc.json(), { nil: null }) }).map(({ requestHeaders, query, params, body, context, responseHeaders, payload }): RequestSnapshot => {
+    const lower = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k.toLowerCase(), v]));
+    const search = new URLSearchParams(query).toString();
+    return {
+      ...clean,
+      request: { ...clean.request, url: `/books/1${search ? `?${search}` : ''}`, headers: { ...clean.request.headers, ...lower(requestHeaders) }, query, params, body },
+      logs: Object.keys(context).length > 0 ? [{ time: 1, level: 'info', channel: 'app', message: 'm', context }] : [],
+      response: { ...clean.response!, headers: { ...lower(responseHeaders), ...clean.response!.headers }, payload, size: payload?.length ?? 0 },
+    };
+  });
+
+  test('never says no for a snapshot whose profile redaction changes', () => {
+    fc.assert(
+      fc.property(snapshot, (s) => {
+        if (redactsSomething(s)) assert.equal(mayHoldSecret(asText(s), keys), true);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

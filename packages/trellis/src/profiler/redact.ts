@@ -245,16 +245,9 @@ export class Redaction {
 }
 
 const patterns = new WeakMap<readonly string[], readonly [RegExp, RegExp]>();
-const scanners = new WeakMap<readonly string[], RegExp>();
-
-/**
- * The "a JSON key contains a fragment" pattern of `mayNameSecretInJson`, global, to walk every
- * such key of a lower-cased JSON text with `exec` (each match ends at the key's colon).
- */
-export function secretJsonKeys(keys: readonly string[]): RegExp {
-  let scanner = scanners.get(keys);
-  if (!scanner) scanners.set(keys, (scanner = new RegExp(keyPatterns(keys)[1].source, 'g')));
-  return scanner;
+/** The "a key holds a fragment" pattern (not global): test it on a lower-cased key. */
+export function secretKeyPattern(keys: readonly string[]): RegExp {
+  return keyPatterns(keys)[0];
 }
 
 /**

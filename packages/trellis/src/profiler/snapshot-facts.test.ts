@@ -13,3 +13,13 @@ test('the facts pushed for a snapshot hold its summary, field for field', () => 
   assert.deepEqual(factsAt(facts, 1).summary, summaryOf(absoluteForm));
   assert.equal(factsAt(facts, 1).requestUrl, 'http://other.test/books/1?x=1');
 });
+
+test('the flags say which of the profiler\'s headers the response holds', () => {
+  const plain = hostileSnapshot();
+  const headers = { 'x-debug-token': 'abc123', 'x-debug-token-link': '/_profiler/abc123' };
+  const withProfiler = { ...plain, response: { ...plain.response!, headers } };
+  const errorAnswer = { ...plain, response: { ...plain.response!, headers: { ...headers, 'x-previous-debug-token': 'abc000' } } };
+  const facts: (string | number | null)[] = [];
+  for (const snapshot of [{ ...plain, response: null }, withProfiler, errorAnswer]) pushFacts(facts, snapshot, false);
+  assert.deepEqual([0, 1, 2].map((i) => [factsAt(facts, i).profilerHeaders, factsAt(facts, i).previousTokenHeader]), [[false, false], [true, false], [true, true]]);
+});

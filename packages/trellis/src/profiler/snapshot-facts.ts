@@ -13,6 +13,8 @@ export interface SnapshotFacts {
   readonly requestUrl: string;
   /** Whether the captured response headers hold the profiler's two headers. */
   readonly profilerHeaders: boolean;
+  /** Whether they hold X-Previous-Debug-Token (an error answer's sub-request). */
+  readonly previousTokenHeader: boolean;
   /** Whether collectors on the request thread found secrets (they travel with the snapshot). */
   readonly secretsFound: boolean;
   /**
@@ -35,6 +37,7 @@ const SECRETS_FOUND = 2;
 const INHERITS = 4;
 const HAS_CHILDREN = 8;
 const TEXT_BODY = 16;
+const PREVIOUS_TOKEN_HEADER = 32;
 
 /** Appends the facts of a snapshot, as sent (without what it inherits), to a batch's flat list. */
 /** `bodyBeside`: the request body, cut on the request thread, travels beside the text (thread-profile-sink.ts). */
@@ -42,6 +45,7 @@ export function pushFacts(into: (string | number | null)[], sent: RequestSnapsho
   const headers = sent.response?.headers;
   let flags = inherits ? INHERITS : 0;
   if (headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined) flags |= PROFILER_HEADERS;
+  if (headers !== undefined && headers['x-previous-debug-token'] !== undefined) flags |= PREVIOUS_TOKEN_HEADER;
   if ((sent.secrets?.length ?? 0) > 0) flags |= SECRETS_FOUND;
   if (sent.children.length > 0) flags |= HAS_CHILDREN;
   if (bodyBeside || (typeof sent.request.body === 'string' && sent.request.body !== '')) flags |= TEXT_BODY;
@@ -57,6 +61,7 @@ export function factsAt(facts: readonly (string | number | null)[], i: number): 
     summary: { token: f[0], parent: f[1], ip: f[2], method: f[3], url: f[4], time: f[5], statusCode: f[6], durationMs: f[7] },
     requestUrl: f[8],
     profilerHeaders: (f[9] & PROFILER_HEADERS) !== 0,
+    previousTokenHeader: (f[9] & PREVIOUS_TOKEN_HEADER) !== 0,
     secretsFound: (f[9] & SECRETS_FOUND) !== 0,
     inherits: (f[9] & INHERITS) !== 0,
     hasChildren: (f[9] & HAS_CHILDREN) !== 0,
