@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
+import { checkPropertyTypes, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
 import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
 import { parseDate } from './invalid-filter.ts';
 
@@ -23,7 +23,9 @@ export function dateFilter(properties: readonly string[]): Filter {
   };
   return {
     name: 'date',
-    check: (resource) => checkProperties('date', resource, properties),
+    // A bound is an ISO date compared in SQL: on a number or a free-form string it matches by
+    // accident or not at all. Refused at declaration.
+    check: (resource) => checkPropertyTypes('date', resource, properties, ['date', 'date-time']),
     parameters: () =>
       properties.flatMap((property) =>
         Object.keys(OPERATORS).map((op) => ({

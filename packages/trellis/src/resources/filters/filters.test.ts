@@ -79,7 +79,7 @@ filterContract(orderFilter(['name', 'weight'], { default: { weight: 'desc' } }),
 });
 
 test('a filter that cannot work on its properties is refused at declaration, naming the resource', () => {
-  const schema = Type.Object({ id: Type.Readonly(Type.Integer()), title: Type.String(), done: Type.Boolean(), count: Type.Integer() });
+  const schema = Type.Object({ id: Type.Readonly(Type.Integer()), title: Type.String(), done: Type.Boolean(), count: Type.Integer(), due: Type.String({ format: 'date-time' }) });
   const declare = (filter: Filter) => () => defineResource({ name: 'Task', path: '/tasks', schema, filters: [filter] });
   const strategies = 'expected one of exact, partial, start, end, word_start, iexact, ipartial, istart, iend, iword_start';
   const cases: [Filter, string][] = [
@@ -88,9 +88,12 @@ test('a filter that cannot work on its properties is refused at declaration, nam
     [searchFilter({ titel: 'exact' }), 'Resource "Task": the search filter names unknown property "titel"'],
     [booleanFilter(['title']), 'Resource "Task": the boolean filter names "title", a string property; it filters boolean properties only'],
     [booleanFilter(['done', 'count']), 'Resource "Task": the boolean filter names "count", an integer property; it filters boolean properties only'],
+    [rangeFilter(['count', 'title']), 'Resource "Task": the range filter names "title", a string property; it filters integer or number properties only'],
+    [dateFilter(['due', 'count']), 'Resource "Task": the date filter names "count", an integer property; it filters date or date-time properties only'],
+    [dateFilter(['title']), 'Resource "Task": the date filter names "title", a string property; it filters date or date-time properties only'],
   ];
   for (const [filter, message] of cases) {
     assert.throws(declare(filter), (e: Error) => e.name === 'DefinitionError' && e.message === message, message);
   }
-  assert.deepEqual(defineResource({ name: 'Task', path: '/tasks', schema, filters: [searchFilter({ title: 'ipartial' }), booleanFilter(['done'])] }).filters.map((f) => f.name), ['search', 'boolean']);
+  assert.deepEqual(defineResource({ name: 'Task', path: '/tasks', schema, filters: [searchFilter({ title: 'ipartial' }), booleanFilter(['done']), rangeFilter(['count']), dateFilter(['due'])] }).filters.map((f) => f.name), ['search', 'boolean', 'range', 'date']);
 });

@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import { checkProperties, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
+import { checkPropertyTypes, paramValues, type AnySelect, type Filter, type FilterContext } from '../filter.ts';
 import { applyTerms, bindingOf, type FilterTerm } from '../filter-term.ts';
 import { integerRange, type IntegerRange } from '../integer-range.ts';
 import { invalidFilter, parseNumber } from './invalid-filter.ts';
@@ -65,7 +65,9 @@ export function rangeFilter(properties: readonly string[]): Filter {
   };
   return {
     name: 'range',
-    check: (resource) => checkProperties('range', resource, properties),
+    // On a text column `price < 5` compares text with a number: SQLite orders by storage class and
+    // answers nonsense, PostgreSQL refuses the query. Refused at declaration.
+    check: (resource) => checkPropertyTypes('range', resource, properties, ['integer', 'number']),
     parameters: () =>
       properties.flatMap((property) =>
         [...Object.keys(OPERATORS), 'between'].map((op) => ({
