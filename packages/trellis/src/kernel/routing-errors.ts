@@ -21,6 +21,7 @@ const rank = (m: string) => {
 export type RouteGate = (request: FastifyRequest) => boolean;
 
 interface RouteEntry {
+  readonly path: string;
   readonly methods: Set<string>;
   gate: RouteGate | null;
 }
@@ -36,7 +37,7 @@ export class RouteMap {
   add(methods: string | readonly string[], path: string, gate?: RouteGate): void {
     let entry = this.#byPath.get(path);
     if (!entry) {
-      entry = { methods: new Set(), gate: null };
+      entry = { path, methods: new Set(), gate: null };
       this.#byPath.set(path, entry);
       this.#router.on('GET', path, () => undefined, entry);
     }
@@ -51,6 +52,18 @@ export class RouteMap {
   /** Every route pattern with its methods, sorted as in `Allow` (for `trellis routes`). */
   entries(): { path: string; methods: string[] }[] {
     return [...this.#byPath].map(([path, entry]) => ({ path, methods: [...entry.methods].sort((a, b) => rank(a) - rank(b)) }));
+  }
+
+  /**
+   * The route pattern a concrete path matches (`/books/:id` for `/books/1`), or null when none
+   * does: what the profiler's dashboard groups requests by.
+   */
+  patternOf(path: string): string | null {
+    try {
+      return (this.#router.find('GET', path)?.store as RouteEntry | undefined)?.path ?? null;
+    } catch {
+      return null;
+    }
   }
 
   /**

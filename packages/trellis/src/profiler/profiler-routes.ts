@@ -116,7 +116,7 @@ export function profilerRoutes(app: FastifyInstance, options: ProfilerRoutesOpti
     // Back to this listing, however it was spelled (Symfony's URL included): the search's own URL.
     const back = searchHref(params);
     const pins = csrf && { row: (s: ProfileSummary) => pinForm(csrf, s.token, s.pinned === true, back), purge: purgeForm(csrf, back) };
-    return reply.type(HTML).send(searchPage(found, params, timeZone, options.dropped?.() ?? 0, pins));
+    return reply.type(HTML).send(searchPage(found, params, timeZone, options.dropped?.() ?? 0, pins, (path) => app.trellis?.routes.patternOf(path) ?? null));
   }
   app.get('/_profiler', page, listing);
   app.get('/_profiler/', page, listing);

@@ -61,3 +61,23 @@ describe('search dashboard', () => {
     assert.match(String(res.headers['content-security-policy']), /; script-src 'sha256-[A-Za-z0-9+/]+=*';/);
   });
 });
+
+describe('search dashboard: slowest routes by route', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await profilerApp({}, {}, (a) => {
+      a.get('/items/:id', async (request) => ({ id: (request.params as { id: string }).id }));
+      a.get('/items/:id/notes', async () => []);
+    });
+    for (const url of ['/items/1', '/items/2?x=1', '/items/%3Cb%3E', '/items/1/notes', '/items/1/nowhere']) await app.inject({ url, headers: { accept: 'application/json' } });
+    await app.profiler!.settled();
+  });
+  after(() => app.close());
+
+  test('requests to one route with different parameters are one row, named by its pattern; a path no route matches stays as it is', async () => {
+    const body = (await app.inject({ url: '/_profiler/search?limit=100' })).body;
+    const dash = body.slice(body.indexOf('<section class="pf-dashboard"'), body.indexOf('</section>'));
+    const routes = [...dash.matchAll(/<tr><td class="mono">([^<]+)<\/td><td>(\d+)<\/td>/g)].map((m) => `${m[1]} ×${m[2]}`);
+    assert.deepEqual(routes.sort(), ['GET /items/1/nowhere ×1', 'GET /items/:id ×3', 'GET /items/:id/notes ×1']);
+  });
+});

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../html/html.ts';
 import type { ProfileSummary } from '../profile.ts';
 import { formatMs } from './format-duration.ts';
 import { statusClass } from './layout.ts';
-import { LATENCY_BOUNDS, searchStats, type SearchStats } from './search-stats.ts';
+import { LATENCY_BOUNDS, searchStats, type RoutePattern, type SearchStats } from './search-stats.ts';
 
 const BAR = 36;
 const GAP = 6;
@@ -43,8 +43,8 @@ function histogram(latency: readonly number[]): SafeHtml {
  * the slowest routes, of the main requests listed (the summaries the page already has). Nothing
  * when none is listed.
  */
-export function searchDashboard(results: readonly ProfileSummary[]): SafeHtml | '' {
-  const stats: SearchStats = searchStats(results);
+export function searchDashboard(results: readonly ProfileSummary[], routeOf?: RoutePattern): SafeHtml | '' {
+  const stats: SearchStats = searchStats(results, 5, routeOf);
   if (stats.requests === 0) return '';
   return html`<section class="pf-dashboard" aria-label="Dashboard of the listed requests">
 <div class="pf-card"><h3>Status codes</h3><p class="pf-statuses">${stats.statuses.map(([status, count]) => html`<span class="pf-status-count"><span class="pf-badge ${status >= 500 ? 'error' : status >= 400 ? 'warn' : ''} ${statusClass(status)}">${status}</span> ${count}</span>`)}</p>

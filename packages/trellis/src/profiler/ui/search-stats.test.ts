@@ -50,3 +50,14 @@ test('the path a route is listed by (kernel requestPath): the path alone, whatev
   assert.equal(pathOf('/origin/form?x=1'), '/origin/form');
   assert.equal(pathOf('http://h/%3Cb%3E#?'), '/%3Cb%3E');
 });
+
+test('requests are grouped by the route their path matches; a path no route matches stays itself', () => {
+  const routeOf = (path: string) => (/^\/books\/[^/]+$/.test(path) ? '/books/:id' : path === '/books' ? '/books' : null);
+  const listed = [s('GET', 'http://h/books/1', 200, 40), s('GET', 'http://h/books/2?x=1', 200, 20), s('GET', 'http://h/books', 200, 10), s('POST', 'http://h/books', 201, 12), s('GET', 'http://h/bookz', 404, 1)];
+  assert.deepEqual(searchStats(listed, 5, routeOf).slowest, [
+    { route: 'GET /books/:id', count: 2, meanMs: 30, maxMs: 40 },
+    { route: 'POST /books', count: 1, meanMs: 12, maxMs: 12 },
+    { route: 'GET /books', count: 1, meanMs: 10, maxMs: 10 },
+    { route: 'GET /bookz', count: 1, meanMs: 1, maxMs: 1 },
+  ]);
+});

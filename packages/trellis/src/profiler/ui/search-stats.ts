@@ -4,8 +4,11 @@ import { requestPath } from '../../kernel/routed-path.ts';
 /** Upper bounds (exclusive, ms) of the latency histogram's buckets; the last one is open-ended. */
 export const LATENCY_BOUNDS = [5, 10, 25, 50, 100, 250, 500, 1000] as const;
 
+/** The route pattern a concrete path matches (`/books/:id` for `/books/1`), or null for none. */
+export type RoutePattern = (path: string) => string | null;
+
 export interface RouteStats {
-  /** Method and path, without the query: `GET /books`. */
+  /** Method and route pattern (`GET /books/:id`), or the path when no route matches (a 404). */
   readonly route: string;
   readonly count: number;
   readonly meanMs: number;
@@ -30,8 +33,10 @@ export interface SearchStats {
 /**
  * The dashboard of a listing, from the summaries the page already fetched: one pass, no store
  * query of its own, so it costs the page nothing it can notice (at most 1,000 summaries).
+ * Requests are grouped by route (`routeOf`): `GET /books/1` and `GET /books/2` are one slow
+ * route, not two rows each hiding the other.
  */
-export function searchStats(results: readonly ProfileSummary[], maxRoutes = 5): SearchStats {
+export function searchStats(results: readonly ProfileSummary[], maxRoutes = 5, routeOf?: RoutePattern): SearchStats {
   const statuses = new Map<number, number>();
   const latency: number[] = new Array<number>(LATENCY_BOUNDS.length + 1).fill(0);
   const routes = new Map<string, { count: number; total: number; max: number }>();
@@ -46,7 +51,8 @@ export function searchStats(results: readonly ProfileSummary[], maxRoutes = 5): 
     else if (s.statusCode >= 400) clientErrors++;
     const bucket = LATENCY_BOUNDS.findIndex((bound) => s.durationMs < bound);
     latency[bucket === -1 ? LATENCY_BOUNDS.length : bucket]!++;
-    const route = `${s.method} ${requestPath(s.url)}`;
+    const path = requestPath(s.url);
+    const route = `${s.method} ${routeOf?.(path) ?? path}`;
     const r = routes.get(route) ?? { count: 0, total: 0, max: 0 };
     r.count++;
     r.total += s.durationMs;

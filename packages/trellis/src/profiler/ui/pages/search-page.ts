@@ -5,6 +5,7 @@ import { layout, statusClass } from '../layout.ts';
 import { searchBar } from '../search-bar.ts';
 import { searchDashboard } from '../search-dashboard.ts';
 import type { SearchParams } from '../search-params.ts';
+import type { RoutePattern } from '../search-stats.ts';
 
 /** The seed's sentence, to the letter: "<n> results found", or "No results found". */
 export function resultsSentence(n: number): string {
@@ -24,10 +25,10 @@ export interface SearchPins {
   readonly purge: SafeHtml;
 }
 
-export function searchPage(results: readonly ProfileSummary[], params: SearchParams, timeZone: string, dropped = 0, pins?: SearchPins): string {
+export function searchPage(results: readonly ProfileSummary[], params: SearchParams, timeZone: string, dropped = 0, pins?: SearchPins, routeOf?: RoutePattern): string {
   const notRecorded = notRecordedMessage(dropped);
   const main = html`${notRecorded === null ? '' : html`<p class="pf-notice pf-dropped">${notRecorded}</p>`}<div class="pf-results-head"><h2 class="pf-results-count">${resultsSentence(results.length)}</h2>${pins?.purge ?? ''}</div>
-${searchDashboard(results)}
+${searchDashboard(results, routeOf)}
 ${results.length === 0
   ? html`<p class="pf-empty">No profile matches this search.</p>`
   : html`<table class="pf-table pf-results"><thead><tr><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Token</th>${pins ? html`<th scope="col">Pin</th>` : ''}</tr></thead><tbody>${results.map(
