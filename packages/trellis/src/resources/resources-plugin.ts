@@ -14,6 +14,7 @@ import { FormatNegotiator } from './format-negotiator.ts';
 import { API_DOCUMENTATION_REL, apiDocumentationLink, originOf } from './link-header.ts';
 import { OperationPipeline } from './pipeline.ts';
 import { ResourceRegistry } from './resource-registry.ts';
+import { schemaDrift } from './schema-drift.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -86,6 +87,18 @@ export const resourcesPlugin = fp(
         if (operation.kind === 'collection' && !operation.path.includes(':')) app.route({ method: operation.method, url: `${operation.path}.:ext`, handler, config });
       }
     }
+    // Once started, the resources are checked against the database: a table or column it lacks is
+    // said at startup, one warning each, rather than found by a request as a 500. Not awaited:
+    // startup does not wait on the database (a down one is DATABASE_WAIT's, and then a 503's).
+    app.addHook('onReady', (done) => {
+      schemaDrift(db, definitions).then(
+        (problems) => {
+          for (const problem of problems) app.log.warn({ channel: 'resources' }, problem);
+        },
+        (error: unknown) => app.log.debug({ err: error, channel: 'resources' }, 'The resources could not be checked against the database schema'),
+      );
+      done();
+    });
   },
   { name: 'trellis-resources' },
 );
