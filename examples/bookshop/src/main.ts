@@ -1,5 +1,4 @@
-import { ConfigError, DatabaseUnreachableError, ListenError, MigrationError, loadConfig, openDatabase, serve, waitForDatabase } from 'trellis';
-import { createBookshop } from './bookshop.ts';
+import { ConfigError, DatabaseUnreachableError, DefinitionError, ListenError, MigrationError, loadConfig, openDatabase, serve, waitForDatabase } from 'trellis';
 
 try {
   process.loadEnvFile('.env');
@@ -21,6 +20,9 @@ try {
 }
 
 try {
+  // Loaded here, not imported above: a resource declaration that cannot work throws as its module
+  // loads (DefinitionError), and is said in one line below rather than as a stack.
+  const { createBookshop } = await import('./bookshop.ts');
   const database = openDatabase(config.databaseUrl, { queryTimeoutMs: config.databaseQueryTimeoutMs });
   // A database still starting (a container, a restart) is waited for, within DATABASE_WAIT.
   await waitForDatabase(database, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
@@ -35,6 +37,10 @@ try {
   }
   if (error instanceof ListenError) {
     console.error(`Cannot listen: ${error.message}`);
+    process.exit(1);
+  }
+  if (error instanceof DefinitionError) {
+    console.error(`Definition error: ${error.message}`);
     process.exit(1);
   }
   if (error instanceof MigrationError) {
