@@ -134,6 +134,22 @@ describe('trellis migrate, migrate:status, user:create on a fresh database', () 
   });
 });
 
+describe('user:create says which fix a failure needs', () => {
+  test('no users table: has migrate run?', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'trellis-nomigrate-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const run = await trellis(['user:create', '--email', 'x@example.test', '--password', 'long enough'], BOOKSHOP, { DATABASE_URL: `sqlite:${join(dir, 'data.db')}` });
+    assert.deepEqual([run.code, run.stderr], [1, 'error Could not create the user: no such table: users (has "trellis migrate" run?)\n']);
+  });
+
+  test('a database nobody answers at: check DATABASE_URL, not migrate', async () => {
+    // A port nothing listens on (loopback, refused at once).
+    const run = await trellis(['user:create', '--email', 'x@example.test', '--password', 'long enough'], BOOKSHOP, { DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none' });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^error Could not create the user: .*ECONNREFUSED.* \(check DATABASE_URL: 127\.0\.0\.1:9\)\n$/);
+  });
+});
+
 describe('trellis make:migration and errors outside a project', () => {
   test('writes the next numbered file in the migrations folder', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'trellis-make-'));

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { sql } from 'kysely';
 import { openDatabase } from '../../data/database.ts';
+import { isDatabaseUnavailable } from '../../data/database-unavailable.ts';
+import { databaseLocation } from '../../data/wait-for-database.ts';
 import { hashPassword } from '../../security/password.ts';
 import { cliConfig, loadEnv } from '../cli-config.ts';
 import { CliError } from '../cli-error.ts';
@@ -10,6 +12,19 @@ import type { Output } from '../output.ts';
 const ROLE = /^ROLE_[A-Z0-9_]+$/;
 /** One @ between a local part and a domain with a dot, nothing blank: what a sign-in address looks like. */
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+/**
+ * What to do about a failed insert: migrate when the table is not there (SQLite "no such table",
+ * PostgreSQL 42P01 undefined_table); check DATABASE_URL when the database cannot be reached or
+ * does not exist (3D000), where "has migrate run?" sent people to the wrong fix.
+ */
+function hint(error: unknown, url: string): string {
+  const code = (error as { code?: unknown }).code;
+  const message = (error as Error).message ?? '';
+  if (code === '42P01' || /no such table/i.test(message)) return ' (has "trellis migrate" run?)';
+  if (isDatabaseUnavailable(error) || code === '3D000' || code === '28P01' || code === '28000') return ` (check DATABASE_URL: ${databaseLocation(url)})`;
+  return '';
+}
 
 /**
  * `trellis user:create --email … [--role ROLE_ADMIN]`: a row in the `users` table the firewall
@@ -44,7 +59,7 @@ export function userCreateCommand(program: Command, out: Output): void {
         out.line(`Created ${email} with ${roles.join(', ')}.`);
       } catch (error) {
         if (error instanceof CliError) throw error;
-        throw new CliError('user_create_failed', `Could not create the user: ${(error as Error).message} (has "trellis migrate" run?)`);
+        throw new CliError('user_create_failed', `Could not create the user: ${(error as Error).message}${hint(error, config.databaseUrl)}`);
       } finally {
         await db.destroy();
       }
