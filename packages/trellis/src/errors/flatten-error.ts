@@ -52,7 +52,7 @@ export function errorChain(error: unknown, max = 10): ChainedException[] {
 
 /** A chain with its stacks parsed into frames with source excerpts (the costly part). */
 export function withFrames(chain: readonly ChainedException[]): FlatException[] {
-  return chain.map(({ stack, ...rest }) => ({ ...rest, frames: stack === null ? [] : withoutFactoryFrames(parseStack(stack)) }));
+  return chain.map(({ stack, ...rest }) => ({ ...rest, frames: stack === null ? [] : withoutFactoryFrames(parseStack(stack, rest.message)) }));
 }
 
 /** The error and its causes, outermost first, with stack frames and source excerpts. */

@@ -31,14 +31,34 @@ function sourceLines(path: string): string[] | null {
 }
 
 /**
- * Parses a V8 stack into frames with source excerpts. Node runs our TypeScript by stripping types
- * in place (whitespace replaces them), so line and column numbers already point into the .ts
- * source and no source map is needed.
+ * Files a frame's excerpt may be read from: the modules Node runs. A frame naming anything else
+ * (`/etc/passwd`, `.env`) did not come from V8, and its lines are not shown.
  */
-export function parseStack(stack: string | undefined, context = 3): StackFrame[] {
+const SOURCE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+
+/**
+ * The frames part of a V8 stack: what follows its header, `Name: message`. A message quotes what
+ * a client sent (`Item not found for "/books/…"`), newlines included, so a line of it can read
+ * like a frame (`    at x (/etc/passwd:2:1)`): taken for one, its file was read and shown in the
+ * debug error page to anyone who could ask for it. A stack that does not hold the message (it
+ * changed after the stack was taken) is read whole, and then only source files give excerpts.
+ */
+function framesText(stack: string, message: string): string {
+  if (message === '') return stack;
+  const at = stack.indexOf(message);
+  return at < 0 ? stack : stack.slice(at + message.length);
+}
+
+/**
+ * Parses a V8 stack into frames with source excerpts; `message` is the error's, so that a line of
+ * it is never taken for a frame. Node runs our TypeScript by stripping types in place (whitespace
+ * replaces them), so line and column numbers already point into the .ts source and no source map
+ * is needed.
+ */
+export function parseStack(stack: string | undefined, message = '', context = 3): StackFrame[] {
   if (!stack) return [];
   const frames: StackFrame[] = [];
-  for (const text of stack.split('\n')) {
+  for (const text of framesText(stack, message).split('\n')) {
     const m = FRAME.exec(text);
     if (!m) continue;
     const [, fn, location, line, column] = m as unknown as [string, string | undefined, string, string, string];
@@ -49,7 +69,7 @@ export function parseStack(stack: string | undefined, context = 3): StackFrame[]
     const lineNo = Number(line);
     let excerpt: string[] = [];
     let excerptStart = 0;
-    if (!vendor && absolute) {
+    if (!vendor && absolute && SOURCE_FILE.test(absolute)) {
       const lines = sourceLines(absolute);
       if (lines) {
         excerptStart = Math.max(1, lineNo - context);

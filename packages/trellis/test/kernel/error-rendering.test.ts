@@ -1,6 +1,9 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp, createLogger, HttpError } from '../../src/index.ts';
 import { testConfig } from '../../src/testing/index.ts';
@@ -19,6 +22,10 @@ async function build(env: Record<string, string>): Promise<FastifyInstance> {
   });
   app.get('/teapot', async () => {
     throw new HttpError(418, 'teapot', 'I refuse to brew coffee.');
+  });
+  // A message quoting what the client sent, as `Item not found for "/books/…"` does.
+  app.get<{ Params: { name: string } }>('/named/:name', async (request) => {
+    throw new HttpError(404, 'not_found', `Nothing is named "${request.params.name}".`);
   });
   await app.ready();
   return app;
@@ -54,6 +61,26 @@ describe('debug configuration', () => {
     assert.equal(body.detail, 'secret detail of the failure');
     assert.equal(body.exceptions[0].class, 'TypeError');
     assert.match(body.exceptions[0].trace[0].file, /error-rendering\.test\.ts$/);
+  });
+
+  test("a message's line that reads like a stack frame is not one: the file it names is never read", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trellis-frame-'));
+    try {
+      const file = join(dir, 'secrets.env');
+      writeFileSync(file, 'line one\nJWT_SECRET=frame-injection-canary\nline three\n');
+      // Before the fix, this line of the message was parsed as a frame and lines 1–5 of the file shown.
+      const url = `/named/x${encodeURIComponent(`\n    at x (${file}:2:1)\n`)}y`;
+      for (const accept of [BROWSER, 'application/json']) {
+        const res = await app.inject({ method: 'GET', url, headers: { accept } });
+        assert.equal(res.statusCode, 404);
+        assert.equal(res.body.includes('frame-injection-canary'), false, accept);
+        // The message names the file, and says so; no frame does.
+        if (accept === BROWSER) assert.doesNotMatch(res.body, /class="frame-file">[^<]*secrets\.env/);
+        else assert.equal(res.json().exceptions[0].trace.some((f: { file: string }) => f.file.includes('secrets.env')), false);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('custom HttpErrors keep status and message', async () => {
