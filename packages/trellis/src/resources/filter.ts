@@ -99,9 +99,17 @@ export function hasFilterParameters(resource: ResourceDefinition, params: QueryP
   return false;
 }
 
+/**
+ * Every name a property of the resource, and one a client may read: a filter or an order on a
+ * write-only property (a password, a PIN) answers, row by row, what its value is (`?pin=4821`
+ * keeps the account or not, `order[pin]` sorts by it, `pin[gt]` halves it), which no
+ * representation shows. Refused like an embed of a write-only relation (embed-paths.ts).
+ */
 export function checkProperties(filter: string, resource: ResourceDefinition, names: readonly string[]): void {
   for (const n of names) {
-    if (!resource.property.has(n)) throw new DefinitionError(`Resource "${resource.name}": the ${filter} filter names unknown property "${n}"`);
+    const property = resource.property.get(n);
+    if (property === undefined) throw new DefinitionError(`Resource "${resource.name}": the ${filter} filter names unknown property "${n}"`);
+    if (property.writeOnly) throw new DefinitionError(`Resource "${resource.name}": the ${filter} filter names "${n}", a write-only property; filtering or ordering by it would disclose its values`);
   }
 }
 

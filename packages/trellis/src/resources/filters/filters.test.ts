@@ -82,6 +82,11 @@ test('a filter that cannot work on its properties is refused at declaration, nam
   const schema = Type.Object({ id: Type.Readonly(Type.Integer()), title: Type.String(), done: Type.Boolean(), count: Type.Integer(), due: Type.String({ format: 'date-time' }) });
   const declare = (filter: Filter) => () => defineResource({ name: 'Task', path: '/tasks', schema, filters: [filter] });
   const strategies = 'expected one of exact, partial, start, end, word_start, iexact, ipartial, istart, iend, iword_start';
+  const writeOnly = Type.Object({ id: Type.Readonly(Type.Integer()), title: Type.String(), pin: Type.Integer({ writeOnly: true }) });
+  for (const filter of [searchFilter({ pin: 'exact' }), rangeFilter(['pin']), existsFilter(['pin']), orderFilter(['title', 'pin']), orderFilter(['title'], { default: { pin: 'asc' } })]) {
+    const message = `Resource "Account": the ${filter.name} filter names "pin", a write-only property; filtering or ordering by it would disclose its values`;
+    assert.throws(() => defineResource({ name: 'Account', path: '/accounts', schema: writeOnly, filters: [filter] }), (e: Error) => e.name === 'DefinitionError' && e.message === message, message);
+  }
   const cases: [Filter, string][] = [
     [searchFilter({ title: 'ipartal' as SearchStrategy }), `Resource "Task": the search filter gives "title" the strategy "ipartal" (did you mean "ipartial"?); ${strategies}`],
     [searchFilter({ title: 'contains' as SearchStrategy }), `Resource "Task": the search filter gives "title" the strategy "contains"; ${strategies}`],
