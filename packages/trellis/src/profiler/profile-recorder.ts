@@ -32,6 +32,11 @@ export interface RecorderOptions extends BuildOptions {
   readonly keep?: KeepPolicy;
   /** Who may have a request CPU-sampled (the profiler's gate); none when absent. */
   readonly mayProfileCpu?: (request: FastifyRequest) => boolean;
+  /**
+   * Who is told of a request's profile (X-Debug-Token, X-Debug-Token-Link, Server-Timing): the
+   * addresses the gate admits. Everyone's requests are recorded. Absent: everyone is told.
+   */
+  readonly mayKnow?: (request: FastifyRequest) => boolean;
 }
 
 /** A CORS preflight (Fetch standard §3.2.2): answered before profiling and never recorded. */
@@ -61,7 +66,7 @@ export interface Recording {
 export function recordProfiles(app: FastifyInstance, options: RecorderOptions): Recording {
   const contexts = new WeakMap<FastifyRequest, ProfileContext>();
   const children = new WeakMap<SubRequest, ProfileContext>();
-  const { issuer, sink, collectors, maxBodyBytes, mayProfileCpu } = options;
+  const { issuer, sink, collectors, maxBodyBytes, mayProfileCpu, mayKnow } = options;
   const keep = options.keep ?? KEEP_ALL;
   /** Requests answered since the last hand-on: snapshots are taken a turn later, in one batch. */
   let finished: ProfileContext[] = [];
@@ -169,13 +174,18 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       if (ctx.cpu === 'sampling') stopCpuSampling(ctx);
     } else if (ctx) {
       ctx.mark('respond');
+      ctx.payload = payload;
+      // A client whose address the gate refuses is not told the profiler is there: its profile is
+      // recorded, for those who may open it, but no header points at it (access-gate.ts). A
+      // loopback client sending another Host is told: the token opens nothing for it. A request
+      // refused before its address was settled (a bad Host, 400) is judged by its peer's.
+      if (mayKnow !== undefined && !mayKnow(request)) return done(null, payload);
       reply.header('x-debug-token', ctx.token);
       reply.header('server-timing', serverTiming(ctx.marks, ctx.scope.queries, Math.round((performance.now() - ctx.origin) * 1000)));
       reply.header('x-debug-token-link', `${request.trellisOrigin}/_profiler/${ctx.token}`);
       // An error was rendered in a sub-request: its profile is named too.
       const rendered = ctx.children.at(-1);
       if (rendered) reply.header('x-previous-debug-token', rendered.token);
-      ctx.payload = payload;
     }
     done(null, payload);
   });

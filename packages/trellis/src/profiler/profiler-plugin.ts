@@ -113,7 +113,7 @@ export const profilerPlugin = fp(
     const sink: ProfileSink = local ? new FeedingSink(stored, local, settings.redactKeys) : stored;
     // A CPU profile (X-Trellis-Profile-CPU) is for those who may open the profiler, as Symfony's
     // profiler is: from anyone else the header is ignored.
-    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep), mayProfileCpu: mayOpen });
+    const recording = recordProfiles(app, { ...build, issuer, sink, collectors: [...(opts.collectors ?? []), ...(opts.panels ?? []).filter(isProfilerPanel).map((p) => p.collector)], keep: keepPolicy(settings.keep), mayProfileCpu: mayOpen, mayKnow: (request) => gate(request.clientIp || (request.socket?.remoteAddress ?? '')) });
     // After the recorder: the toolbar goes only into pages that carry their X-Debug-Token.
     if (settings.toolbar) toolbarInjection(app, { mayOpen });
     // A profile stored as its snapshot is built with the collectors it would have been built with

@@ -81,6 +81,8 @@ interface Client {
   readonly remoteAddress: string;
   readonly headers?: Record<string, string>;
   readonly allowed: boolean;
+  /** Told of its profile (X-Debug-Token…): its address is admitted, whatever its Host; default `allowed`. */
+  readonly told?: boolean;
 }
 
 const CONFIGS: { name: string; env: Record<string, string>; clients: Client[] }[] = [
@@ -90,13 +92,13 @@ const CONFIGS: { name: string; env: Record<string, string>; clients: Client[] }[
     clients: [
       { name: 'loopback v4', remoteAddress: '127.0.0.1', allowed: true },
       // DNS rebinding: a page of evil.example re-resolved to 127.0.0.1 reads what it fetches.
-      { name: 'loopback, Host a rebound DNS name', remoteAddress: '127.0.0.1', headers: { host: 'evil.example:8000' }, allowed: false },
-      { name: 'loopback, Host a rebound DNS name with a trailing dot', remoteAddress: '127.0.0.1', headers: { host: 'evil.example.:8000' }, allowed: false },
-      { name: 'loopback, Host localhost.example (not a .localhost name)', remoteAddress: '127.0.0.1', headers: { host: 'localhost.example' }, allowed: false },
+      { name: 'loopback, Host a rebound DNS name', remoteAddress: '127.0.0.1', headers: { host: 'evil.example:8000' }, allowed: false, told: true },
+      { name: 'loopback, Host a rebound DNS name with a trailing dot', remoteAddress: '127.0.0.1', headers: { host: 'evil.example.:8000' }, allowed: false, told: true },
+      { name: 'loopback, Host localhost.example (not a .localhost name)', remoteAddress: '127.0.0.1', headers: { host: 'localhost.example' }, allowed: false, told: true },
       { name: 'loopback, Host app.localhost (RFC 6761)', remoteAddress: '127.0.0.1', headers: { host: 'app.localhost:8000' }, allowed: true },
       { name: 'loopback, Host 127.0.0.1', remoteAddress: '127.0.0.1', headers: { host: '127.0.0.1:8000' }, allowed: true },
       { name: 'loopback, Host [::1]', remoteAddress: '::1', headers: { host: '[::1]:8000' }, allowed: true },
-      { name: 'allowed CIDR, Host a DNS name (TRUSTED_HOSTS unset)', remoteAddress: '10.9.8.7', headers: { host: 'devbox.lan' }, allowed: false },
+      { name: 'allowed CIDR, Host a DNS name (TRUSTED_HOSTS unset)', remoteAddress: '10.9.8.7', headers: { host: 'devbox.lan' }, allowed: false, told: true },
       { name: 'loopback 127/8', remoteAddress: '127.3.2.1', allowed: true },
       { name: 'loopback v6', remoteAddress: '::1', allowed: true },
       { name: 'loopback v4-mapped', remoteAddress: '::ffff:127.0.0.1', allowed: true },
@@ -133,8 +135,8 @@ const CONFIGS: { name: string; env: Record<string, string>; clients: Client[] }[
       { name: 'the proxy itself, no header', remoteAddress: '192.0.2.1', allowed: false },
       { name: 'not the proxy, forging', remoteAddress: '192.0.2.2', headers: { 'x-forwarded-for': '127.0.0.1' }, allowed: false },
       // DNS rebinding through the proxy: the rebound page is same-origin, so it may add X-Forwarded-Host.
-      { name: 'through the proxy, Host a rebound name, X-Forwarded-Host localhost', remoteAddress: '192.0.2.1', headers: { 'x-forwarded-for': '127.0.0.1', host: 'evil.example:8103', 'x-forwarded-host': 'localhost' }, allowed: false },
-      { name: 'through the proxy, Host localhost, X-Forwarded-Host a rebound name', remoteAddress: '192.0.2.1', headers: { 'x-forwarded-for': '127.0.0.1', host: 'localhost', 'x-forwarded-host': 'evil.example' }, allowed: false },
+      { name: 'through the proxy, Host a rebound name, X-Forwarded-Host localhost', remoteAddress: '192.0.2.1', headers: { 'x-forwarded-for': '127.0.0.1', host: 'evil.example:8103', 'x-forwarded-host': 'localhost' }, allowed: false, told: true },
+      { name: 'through the proxy, Host localhost, X-Forwarded-Host a rebound name', remoteAddress: '192.0.2.1', headers: { 'x-forwarded-for': '127.0.0.1', host: 'localhost', 'x-forwarded-host': 'evil.example' }, allowed: false, told: true },
     ],
   },
 ];
@@ -163,6 +165,17 @@ for (const config of CONFIGS) {
     });
 
     for (const client of config.clients) {
+      const told = client.told ?? client.allowed;
+      test(`${client.name}: ${told ? 'is told of its profile' : 'is not told the profiler is there, and its request is recorded all the same'}`, async () => {
+        const res = await app.inject({ url: '/hello', remoteAddress: client.remoteAddress, headers: { accept: 'application/json', ...client.headers } });
+        const headers = ['x-debug-token', 'x-debug-token-link', 'server-timing'].filter((name) => res.headers[name] !== undefined);
+        if (res.statusCode === 400) return assert.deepEqual(headers, [], 'a refused forwarded address');
+        assert.deepEqual(headers, told ? ['x-debug-token', 'x-debug-token-link', 'server-timing'] : []);
+        await app.profiler!.settled();
+        const newest = (await app.inject({ url: '/_profiler/search.json?limit=1' })).json() as { results: { ip: string; url: string }[] };
+        assert.match(newest.results[0]!.url, /\/hello$/, 'recorded');
+      });
+
       test(`${client.name}: ${client.allowed ? 'opens what loopback opens' : 'never gets a 2xx or 3xx'}`, async () => {
         for (const spelling of SPELLINGS) {
           for (const method of ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'] as const) {
