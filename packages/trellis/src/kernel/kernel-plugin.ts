@@ -4,6 +4,7 @@ import type { TrellisConfig } from '../app/config.ts';
 import { htmlErrorFormat, problemJsonErrorFormat } from '../errors/default-error-formats.ts';
 import type { ErrorFormat } from '../errors/error-format.ts';
 import { handleError } from './error-handler.ts';
+import { headNotModifiedWithoutLength } from './head-not-modified.ts';
 import { registerBodyParsers } from './body-parsers.ts';
 import { markedHandler } from './marked-handler.ts';
 import type { RequestScope } from './request-scope.ts';
@@ -83,6 +84,7 @@ export const kernelPlugin = fp(
     app.addHook('onRoute', (route) => {
       routes.add(route.method, route.url, route.config?.gate);
       route.handler = markedHandler(route.handler);
+      headNotModifiedWithoutLength(route);
     });
 
     registerBodyParsers(app);
