@@ -60,6 +60,30 @@ export const COMMON_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       },
     ],
   },
+  JsonApiErrors: {
+    type: 'object',
+    description: 'Errors for a client that asked for JSON:API (JSON:API 1.1, Errors): one error object per violation of a 422, with `source.pointer` into the request document, else one. In the debug configuration `meta` holds the message and the exception chain.',
+    properties: {
+      jsonapi: { type: 'object', properties: { version: { const: '1.1' } }, required: ['version'] },
+      errors: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          properties: {
+            status: { type: 'string', pattern: '^[45][0-9][0-9]$', examples: ['404'] },
+            code: { type: 'string', examples: ['item_not_found'] },
+            title: { type: 'string', examples: ['Not Found'] },
+            detail: { type: 'string', examples: ['Item not found for "/books/0".'] },
+            source: { type: 'object', properties: { pointer: { type: 'string', examples: ['/data/attributes/title'] } }, required: ['pointer'] },
+          },
+          required: ['status', 'code', 'title', 'detail'],
+        },
+      },
+      meta: { type: 'object' },
+    },
+    required: ['jsonapi', 'errors'],
+  },
   ConstraintViolation: {
     type: 'object',
     properties: {

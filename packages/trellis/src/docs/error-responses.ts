@@ -4,8 +4,8 @@ import type { ErrorCode } from '../kernel/error-codes.ts';
 import { ref, type JsonSchema } from './json-schema.ts';
 
 /**
- * Every error is rendered in the negotiated error format: problem+json, its JSON label, or
- * hydra:Error. The problem+json example is a real error of the status, built from the error table
+ * Every error is rendered in the negotiated error format: problem+json, its JSON label,
+ * hydra:Error, or a JSON:API error document (formats/jsonapi/jsonapi-error-format.ts). The problem+json example is a real error of the status, built from the error table
  * so the docs quote the exact message a client will see.
  */
 function errorContent(schema: string, example: JsonSchema): JsonSchema {
@@ -13,6 +13,8 @@ function errorContent(schema: string, example: JsonSchema): JsonSchema {
     'application/problem+json': { schema: ref(schema), example },
     'application/json': { schema: ref(schema), example },
     'application/ld+json': { schema: ref(`${schema}.jsonld`) },
+    // JSON:API 1.1, Errors: a client that asked for JSON:API gets its error document, a 422 included.
+    'application/vnd.api+json': { schema: ref('JsonApiErrors') },
   };
 }
 

@@ -124,7 +124,7 @@ describe('the OpenAPI document', () => {
     assert.ok(authors.every((a: any) => 'birthDate' in a && 'biography' in a));
   });
 
-  test('written items and errors validate too: 201, 404, 401, 403, 422, 406, 415', async () => {
+  test('written items and errors validate too: 201, 404, 401, 403, 422, 406, 415, in every error format', async () => {
     const check = validatorFor(doc);
     const alice = basic('alice@bookshop.test', 'alice-password');
     const review = { rating: 4, body: 'Worth it.', author: '/users/2', book: '/books/1' };
@@ -144,7 +144,7 @@ describe('the OpenAPI document', () => {
     ];
     for (const [line, headers, body, name, status] of errors) {
       const [method, url] = line.split(' ') as [string, string];
-      for (const accept of ['application/json', 'application/ld+json']) {
+      for (const accept of ['application/json', 'application/ld+json', 'application/vnd.api+json']) {
         const res = await app.inject({ method: method as 'GET', url, headers: { ...headers, ...(status === 406 ? {} : { accept }) }, payload: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body) });
         assert.equal(res.statusCode, status, `${line}: ${res.body}`);
         const type = String(res.headers['content-type']).split(';')[0]!;
