@@ -8,6 +8,7 @@ import type { ErrorFormat } from '../errors/error-format.ts';
 import { runSubRequest } from './sub-request.ts';
 import { JSONAPI_MEDIA_TYPE } from '../formats/jsonapi/jsonapi-media-type.ts';
 import { toHttpError } from './to-http-error.ts';
+import { addAcceptPatch } from './accept-patch.ts';
 import type { HttpError } from './http-error.ts';
 
 export interface ErrorHandlerOptions {
@@ -82,6 +83,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     value: format.render(view, mediaType, request),
   }));
   reply.code(view.status).headers(view.headers);
+  addAcceptPatch(httpError, request, reply);
   if (format.headers) reply.headers(format.headers);
   // RFC 9110 §12.5.5: the representation depends on Accept.
   addVary(reply, 'Accept');

@@ -277,12 +277,16 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
         const patchJson = await send('PATCH', '/novels/1', { price: 1 }, 'application/json', { 'x-role': 'editor' });
         assert.equal(patchJson.statusCode, 415);
         assert.equal(patchJson.json().detail, 'The content-type "application/json" is not supported. Supported MIME types are "application/merge-patch+json", "application/vnd.api+json".');
+        // RFC 5789 §2.2: a PATCH's 415 names the patch formats in Accept-Patch; a POST's has none.
+        assert.equal(patchJson.headers['accept-patch'], 'application/merge-patch+json, application/vnd.api+json');
+        assert.equal(text.headers['accept-patch'], undefined);
         // A Content-Type Fastify cannot even parse is refused before the route reads it: the 415
         // still names what this route reads, not every type of the app.
         for (const contentType of ['application/json, text/plain', 'application/xml']) {
           const odd = await send('PATCH', '/novels/1', '{}', contentType, { 'x-role': 'editor' });
           assert.equal(odd.statusCode, 415, contentType);
           assert.equal(odd.json().detail, `The content-type "${contentType}" is not supported. Supported MIME types are "application/merge-patch+json", "application/vnd.api+json".`, contentType);
+          assert.equal(odd.headers['accept-patch'], 'application/merge-patch+json, application/vnd.api+json', contentType);
         }
       });
 
