@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OUTPUT_FORMATS } from '../formats/output-formats.ts';
 import { addVary } from '../http/vary.ts';
 import { negotiate } from '../http/negotiate.ts';
+import { acceptsCoding } from '../http/accept-encoding.ts';
 import { HttpError } from '../kernel/http-error.ts';
 import { routeNotFound } from '../kernel/routing-errors.ts';
 import { etagOf, noneMatch } from '../resources/conditional.ts';
@@ -142,7 +143,8 @@ export const docsPlugin = fp(
       reply.header('etag', asset.etag).header('x-content-type-options', 'nosniff');
       addVary(reply, 'Accept-Encoding');
       if (!noneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-      const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')) ? asset.gzip() : null;
+      // RFC 9110 §12.5.3: gzip only where the client weighs it above 0 (`gzip;q=0` refuses it).
+      const gzip = acceptsCoding(request.headers['accept-encoding'], 'gzip') ? asset.gzip() : null;
       if (gzip !== null) reply.header('content-encoding', 'gzip');
       return reply.type(asset.type).send(gzip ?? asset.body);
     });

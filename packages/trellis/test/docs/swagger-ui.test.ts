@@ -79,6 +79,12 @@ test('assets: content types, ETag and 304, gzip when accepted, bare URLs revalid
   assert.ok(gz.rawPayload.length < plain.rawPayload.length / 2);
   assert.deepEqual(gunzipSync(gz.rawPayload), plain.rawPayload);
   assert.equal((await app.inject({ url: '/docs/assets/favicon-32x32.png', headers: { 'accept-encoding': 'gzip' } })).headers['content-encoding'], undefined);
+  // RFC 9110 §12.5.3: a weight of 0 refuses gzip; the client gets the bytes as they are.
+  for (const refusal of ['gzip;q=0', 'gzip;q=0, identity', '*;q=0, identity', 'br']) {
+    const res = await app.inject({ url: '/docs/assets/swagger-ui-bundle.js', headers: { 'accept-encoding': refusal } });
+    assert.equal(res.headers['content-encoding'], undefined, refusal);
+    assert.deepEqual(res.rawPayload, plain.rawPayload, refusal);
+  }
 });
 
 test('only the listed files: anything else is the routing 404', async () => {
