@@ -140,11 +140,14 @@ export const docsPlugin = fp(
       // Versioned URLs (the page's) never change; a bare URL is revalidated.
       const versioned = typeof v === 'string' && v.startsWith(`${SWAGGER_UI_VERSION}-`) && v.endsWith(asset.etag.slice(1, 9));
       reply.header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
-      reply.header('etag', asset.etag).header('x-content-type-options', 'nosniff');
-      addVary(reply, 'Accept-Encoding');
-      if (!noneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
       // RFC 9110 §12.5.3: gzip only where the client weighs it above 0 (`gzip;q=0` refuses it).
       const gzip = acceptsCoding(request.headers['accept-encoding'], 'gzip') ? asset.gzip() : null;
+      // RFC 9110 §8.8.3: a strong tag names one sequence of bytes, so the gzipped representation
+      // has its own: with one tag for both, a cache or a range request could join or swap them.
+      const etag = gzip === null ? asset.etag : `${asset.etag.slice(0, -1)}-gzip"`;
+      reply.header('etag', etag).header('x-content-type-options', 'nosniff');
+      addVary(reply, 'Accept-Encoding');
+      if (!noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       if (gzip !== null) reply.header('content-encoding', 'gzip');
       return reply.type(asset.type).send(gzip ?? asset.body);
     });

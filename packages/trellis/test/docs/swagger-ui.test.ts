@@ -78,6 +78,13 @@ test('assets: content types, ETag and 304, gzip when accepted, bare URLs revalid
   assert.match(String(gz.headers.vary), /Accept-Encoding/);
   assert.ok(gz.rawPayload.length < plain.rawPayload.length / 2);
   assert.deepEqual(gunzipSync(gz.rawPayload), plain.rawPayload);
+  // RFC 9110 §8.8.3: other bytes, another strong tag; each revalidates as itself.
+  assert.notEqual(gz.headers.etag, plain.headers.etag);
+  assert.match(String(gz.headers.etag), /^"[A-Za-z0-9_-]+-gzip"$/);
+  const gzAgain = await app.inject({ url: '/docs/assets/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip', 'if-none-match': String(gz.headers.etag) } });
+  assert.deepEqual([gzAgain.statusCode, gzAgain.headers.etag], [304, gz.headers.etag]);
+  const identityWithGzipTag = await app.inject({ url: '/docs/assets/swagger-ui-bundle.js', headers: { 'if-none-match': String(gz.headers.etag) } });
+  assert.deepEqual([identityWithGzipTag.statusCode, identityWithGzipTag.headers['content-encoding']], [200, undefined]);
   assert.equal((await app.inject({ url: '/docs/assets/favicon-32x32.png', headers: { 'accept-encoding': 'gzip' } })).headers['content-encoding'], undefined);
   // RFC 9110 §12.5.3: a weight of 0 refuses gzip; the client gets the bytes as they are.
   for (const refusal of ['gzip;q=0', 'gzip;q=0, identity', '*;q=0, identity', 'br']) {
