@@ -12,23 +12,31 @@ const MAX_NUMBER = 999_999_999;
  * the last one used to win, so `page=abc&page=2` passed the check `page=2&page=abc` failed, and
  * a cache or proxy that reads the first value disagreed with the server about the page.
  */
-function single(params: QueryParams, key: string): string | undefined {
+function single(params: QueryParams, key: string, name = key): string | undefined {
   const v = params[key];
   if (!Array.isArray(v)) return v;
-  if (v.some((value) => value !== v[0])) throw HttpError.of('repeated_query_parameter', { parameter: key, count: new Set(v).size });
+  if (v.some((value) => value !== v[0])) throw HttpError.of('repeated_query_parameter', { parameter: name, count: new Set(v).size });
   return v[0];
 }
 
+/** The names a 400 gives the page parameters: the ones the client sent (JSON:API's `page[number]`, `page[size]`). */
+export interface PageParameterNames {
+  readonly page: string;
+  readonly itemsPerPage: string;
+}
+
+const OWN_NAMES: PageParameterNames = { page: 'page', itemsPerPage: 'itemsPerPage' };
+
 /** `page`, `itemsPerPage` (capped by the maximum) and `partial` from the query string; 400 when unusable. */
-export function resolvePagination(resource: ResourceDefinition, params: QueryParams): PaginationState {
+export function resolvePagination(resource: ResourceDefinition, params: QueryParams, names: PageParameterNames = OWN_NAMES): PaginationState {
   const options = resource.pagination;
   if (!options.enabled) return { enabled: false, page: 1, itemsPerPage: 0, partial: false };
-  const rawPage = single(params, 'page');
-  if (rawPage !== undefined && !POSITIVE.test(rawPage)) throw invalidFilter('page', rawPage, `expected a page number from 1 to ${MAX_NUMBER}`);
+  const rawPage = single(params, 'page', names.page);
+  if (rawPage !== undefined && !POSITIVE.test(rawPage)) throw invalidFilter(names.page, rawPage, `expected a page number from 1 to ${MAX_NUMBER}`);
   let itemsPerPage = options.itemsPerPage;
-  const rawItems = options.clientItemsPerPage ? single(params, 'itemsPerPage') : undefined;
+  const rawItems = options.clientItemsPerPage ? single(params, 'itemsPerPage', names.itemsPerPage) : undefined;
   if (rawItems !== undefined) {
-    if (!POSITIVE.test(rawItems)) throw invalidFilter('itemsPerPage', rawItems, `expected a number from 1 to ${MAX_NUMBER}`);
+    if (!POSITIVE.test(rawItems)) throw invalidFilter(names.itemsPerPage, rawItems, `expected a number from 1 to ${MAX_NUMBER}`);
     itemsPerPage = Math.min(Number(rawItems), options.maximumItemsPerPage);
   }
   const rawPartial = options.clientPartial ? single(params, 'partial') : undefined;

@@ -19,7 +19,7 @@ import { InputValidator } from './input-validator.ts';
 import { apiDocumentationLink, paginationLinks } from './link-header.ts';
 import type { Operation } from './operation.ts';
 import { pageLinks, resolvePagination } from './pagination.ts';
-import { jsonApiQuery, jsonApiSearch } from '../formats/jsonapi/jsonapi-query.ts';
+import { jsonApiPageNames, jsonApiQuery, jsonApiSearch } from '../formats/jsonapi/jsonapi-query.ts';
 import { fieldsetSearch } from '../formats/jsonapi/fieldset-search.ts';
 import { JSONAPI_MEDIA_TYPE, jsonApiContentTypeRefusal } from '../formats/jsonapi/jsonapi-media-type.ts';
 import type { ResourceRegistry } from './resource-registry.ts';
@@ -224,7 +224,7 @@ export class OperationPipeline {
         registry: this.#registry,
         params: routeParams,
         query,
-        pagination: collection ? resolvePagination(op.resource, query) : NO_PAGINATION,
+        pagination: collection ? resolvePagination(op.resource, query, jsonapi ? jsonApiPageNames(request.query as QueryParams) : undefined) : NO_PAGINATION,
         embed: parseEmbed(op, this.#registry, query),
         previousObject: null,
       };

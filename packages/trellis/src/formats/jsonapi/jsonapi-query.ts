@@ -1,6 +1,7 @@
 import type { QueryParams } from '../../resources/state-provider.ts';
 import { invalidFilter } from '../../resources/filters/invalid-filter.ts';
 import { MAX_EMBED_DEPTH } from '../../resources/embed-paths.ts';
+import type { PageParameterNames } from '../../resources/pagination.ts';
 
 const FILTER = /^filter\[([^\]]+)\]$/;
 
@@ -67,4 +68,16 @@ export function jsonApiQuery(query: QueryParams, sortable: (parameter: string) =
     }
   }
   return out ?? query;
+}
+
+/**
+ * The names a 400 about the page gives (pagination.ts): JSON:API's where the client sent them and
+ * not the resource's own (which win, jsonApiQuery): `page[size]=0` is refused as `page[size]`,
+ * a parameter the client knows, not as `itemsPerPage`.
+ */
+export function jsonApiPageNames(query: QueryParams): PageParameterNames {
+  return {
+    page: query.page === undefined && query['page[number]'] !== undefined ? 'page[number]' : 'page',
+    itemsPerPage: query.itemsPerPage === undefined && query['page[size]'] !== undefined ? 'page[size]' : 'itemsPerPage',
+  };
 }
