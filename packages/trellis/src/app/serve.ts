@@ -53,7 +53,10 @@ export async function serve(app: FastifyInstance, config: TrellisConfig = app.tr
   }
   let closing = false;
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      app.log.info({ signal }, `Received ${signal} while shutting down; still waiting for requests in flight`);
+      return;
+    }
     closing = true;
     app.log.info({ signal }, `Received ${signal}, shutting down`);
     const timer = setTimeout(() => {
@@ -74,7 +77,11 @@ export async function serve(app: FastifyInstance, config: TrellisConfig = app.tr
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // `on`, not `once`: a second signal with no listener kills the process at once, its requests in
+  // flight reset and its queued profiles lost. Ctrl-C on `npm start` sends two (the terminal's
+  // SIGINT to the process group, and npm forwarding its own); a supervisor may repeat SIGTERM.
+  // The grace timer still bounds the exit.
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
   return address;
 }
