@@ -44,7 +44,9 @@ const relay = (level: 'warn' | 'error') => (context: Record<string, unknown>, me
 const log = { warn: relay('warn'), error: relay('error') } as WriterLog;
 
 // SQLite writes inline here, in transactions per 10 ms window: this thread is the writer thread.
-const opened: Promise<ProfileStorage | null> = openProfileStorage(data.dsn, data.retention, { writer: 'inline' }).catch((error: unknown) => {
+// A Redis write unanswered for 5 s fails (its profiles dropped and counted): on a partitioned
+// connection it waited for ever, and so did a shutdown, for the queued profiles, past its grace.
+const opened: Promise<ProfileStorage | null> = openProfileStorage(data.dsn, data.retention, { writer: 'inline', commandTimeoutMs: 5000 }).catch((error: unknown) => {
   log.error({ err: error, channel: 'profiler' }, `The profiler thread could not open its store: ${(error as Error)?.message}`);
   return null;
 });

@@ -68,6 +68,43 @@ describe('Redis profile store outage', { skip: redis.skip }, () => {
       await proxy.close();
     }
   });
+
+  test('partitioned (no reply, nothing closed): a shutdown drops what it cannot store and ends well within its grace', { timeout: 30_000 }, async () => {
+    // Writes waited for ever on a connection that no longer answered, and so did QUIT: closing
+    // the app with profiles queued never ended (serve's 10 s grace then exited 1), and with none
+    // queued it took 11 s and rejected with "Command timed out".
+    const proxy = await tcpProxy(redis.url!, 6379);
+    const prefix = `trellis-partition-${randomBytes(4).toString('hex')}:`;
+    const app = await createApp({ config: testConfig({ LOG_LEVEL: 'silent', PROFILER_DSN: `${proxy.url}?prefix=${prefix}` }), tls: null });
+    app.get('/hello', async () => ({ hello: 'world' }));
+    await app.ready();
+    let closed: Promise<unknown> = Promise.resolve();
+    try {
+      assert.equal((await app.inject({ url: '/hello' })).statusCode, 200);
+      await app.profiler!.settled();
+      proxy.stall();
+      for (let i = 0; i < 5; i++) assert.equal((await app.inject({ url: '/hello' })).statusCode, 200);
+      const started = Date.now();
+      closed = app.close();
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        closed.then(() => 'closed', (error: Error) => `rejected: ${error.message}`),
+        new Promise<string>((resolve) => (timer = setTimeout(() => resolve('hung'), 15_000))),
+      ]).finally(() => clearTimeout(timer));
+      assert.equal(outcome, 'closed');
+      const took = Date.now() - started;
+      assert.ok(took < 9_000, `closed in ${took} ms, within serve's 10 s grace`);
+    } finally {
+      await proxy.restore().catch(() => {});
+      await closed.catch(() => {});
+      const { Redis } = await import('ioredis');
+      const client = new Redis(redis.url!);
+      const keys = await client.keys(`${prefix}*`);
+      if (keys.length > 0) await client.del(...keys);
+      client.disconnect();
+      await proxy.close();
+    }
+  });
 });
 
 test('a store whose writes never finish: the pages wait a bounded time for the queue, then answer from what is stored', async () => {

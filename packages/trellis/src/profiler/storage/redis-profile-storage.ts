@@ -9,7 +9,7 @@ import { defineProfileScripts, PIN_COMMAND, TRIM_COMMAND, WRITE_COMMAND } from '
 /** The commands this store uses; an ioredis client (or cluster-aware wrapper) fits. */
 export type RedisProfileClient = Pick<
   Redis,
-  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit' | 'duplicate'
+  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit' | 'disconnect' | 'duplicate'
 >;
 
 export interface RedisProfileStorageOptions extends RetentionOptions {
@@ -249,7 +249,11 @@ export class RedisProfileStorage implements ProfileStorage {
 
   async close(): Promise<void> {
     await this.#flushing;
-    if (this.#options.ownsClient) await this.#client.quit();
+    if (!this.#options.ownsClient) return;
+    // QUIT waits for Redis's answer: on a partitioned connection (nothing closed, no reply) it
+    // waited for ever, and a SIGTERM took the whole shutdown grace and exited 1.
+    await Promise.race([this.#client.quit().catch(() => {}), new Promise((done) => setTimeout(done, 1000).unref())]);
+    this.#client.disconnect();
   }
 
   #cutoff(): number {
