@@ -6,6 +6,14 @@ import { answerAfterPipelined, rawProblem } from './raw-problem-answer.ts';
 /** A parser error as Node hands it to `clientError`: the bytes it failed on, when it has them. */
 export type ClientError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: number };
 
+/** Connections REQUEST_TIMEOUT cut: answered 408 here, while a handler may still be reading a body. */
+const timedOut = new WeakSet<object>();
+
+/** Whether REQUEST_TIMEOUT, not the client, ended this connection's request. */
+export function cutByRequestTimeout(socket: object | null | undefined): boolean {
+  return socket != null && timedOut.has(socket);
+}
+
 /** RFC 9110 §5.6.2: a method is a token. */
 const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
 
@@ -72,6 +80,8 @@ function firstToken(raw: unknown, at?: number): string | null {
  * an error, so the connection closes after the answer (RFC 9112 §9.6).
  */
 export function clientErrorHandler(error: ClientError, socket: Socket): void {
+  // A body still being read when the deadline passed was cut by us, not by its client (read-body.ts).
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOut.add(socket);
   const answer = clientErrorAnswer(error);
   if (answer === null) {
     socket.destroy();

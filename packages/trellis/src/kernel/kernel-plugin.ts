@@ -7,6 +7,7 @@ import { handleError } from './error-handler.ts';
 import { headNotModifiedWithoutLength } from './head-not-modified.ts';
 import { registerBodyParsers } from './body-parsers.ts';
 import { markedHandler } from './marked-handler.ts';
+import { endLostResponses } from './lost-response.ts';
 import type { RequestScope } from './request-scope.ts';
 import { RouteMap, routingError, type RouteGate } from './routing-errors.ts';
 import type {} from '../security/user.ts';
@@ -80,6 +81,8 @@ export const kernelPlugin = fp(
     app.decorateRequest('trellisOrigin', '');
     app.decorateRequest('trellisScope', null);
     app.decorateRequest('user', null);
+    // First of the onRequest hooks: a request whose answer its connection lost still ends (log line, profile).
+    endLostResponses(app);
 
     app.addHook('onRoute', (route) => {
       routes.add(route.method, route.url, route.config?.gate);

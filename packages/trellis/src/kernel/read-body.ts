@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { HttpError } from './http-error.ts';
 import { ellipsis } from '../logging/cut-string.ts';
+import { cutByRequestTimeout } from './client-error-handler.ts';
 
 /** The first content coding listed other than `identity` (RFC 9110 §8.4), or null when none is. */
 function unsupportedCoding(header: string | undefined): string | null {
@@ -49,10 +50,11 @@ export function readBody(stream: Readable, limit: number, contentLength: string 
       cleanup();
       reject(error);
     };
-    // The client went away mid-body: nobody will read an answer, but the request must end.
+    // The client went away mid-body: nobody will read an answer, but the request must end. Or
+    // REQUEST_TIMEOUT cut it, and the client was answered 408: the request ends as what it got.
     const onAborted = () => {
       cleanup();
-      reject(HttpError.of('body_incomplete'));
+      reject(HttpError.of(cutByRequestTimeout((stream as { socket?: object }).socket) ? 'request_timeout' : 'body_incomplete'));
     };
     stream.on('data', onData);
     stream.once('end', onEnd);
