@@ -11,10 +11,9 @@ import type { FastifyInstance } from 'fastify';
 export function endLostResponses(app: FastifyInstance): void {
   app.addHook('onRequest', (_request, reply, done) => {
     const res = reply.raw;
-    let finished = false;
-    res.once('finish', () => (finished = true));
+    // One listener per request ('finish' sets writableFinished before 'close' is emitted).
     res.once('close', () => {
-      if (finished) return;
+      if (res.writableFinished) return;
       // Only Fastify's listener, attached while the request is routed: with none, emit would throw.
       const lost = () => void (res.listenerCount('error') > 0 && res.emit('error', new Error('The connection closed before the response was written.')));
       if (res.writableEnded) return lost();
