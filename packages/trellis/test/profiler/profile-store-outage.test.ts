@@ -14,6 +14,15 @@ import { MemoryProfileStorage } from '../../src/profiler/storage/memory-profile-
 
 const redis = await redisForTests();
 
+/** Removes what a test stored under its own key prefix. */
+async function dropKeys(prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redis.url!);
+  const keys = await client.keys(`${prefix}*`);
+  if (keys.length > 0) await client.del(...keys);
+  client.disconnect();
+}
+
 describe('Redis profile store outage', { skip: redis.skip }, () => {
   test('cut under traffic: requests 200, a few log lines, pages 503, recording resumes', async () => {
     const proxy = await tcpProxy(redis.url!, 6379);
@@ -60,11 +69,7 @@ describe('Redis profile store outage', { skip: redis.skip }, () => {
     } finally {
       await app.close();
       await proxy.restore().catch(() => {});
-      const { Redis } = await import('ioredis');
-      const client = new Redis(redis.url!);
-      const keys = await client.keys(`${prefix}*`);
-      if (keys.length > 0) await client.del(...keys);
-      client.disconnect();
+      await dropKeys(prefix);
       await proxy.close();
     }
   });
@@ -97,11 +102,7 @@ describe('Redis profile store outage', { skip: redis.skip }, () => {
     } finally {
       await proxy.restore().catch(() => {});
       await closed.catch(() => {});
-      const { Redis } = await import('ioredis');
-      const client = new Redis(redis.url!);
-      const keys = await client.keys(`${prefix}*`);
-      if (keys.length > 0) await client.del(...keys);
-      client.disconnect();
+      await dropKeys(prefix);
       await proxy.close();
     }
   });
