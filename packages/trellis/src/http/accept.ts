@@ -1,3 +1,5 @@
+import { weightOf } from './weight.ts';
+
 /**
  * Parsing of the Accept header (RFC 9110 §12.5.1): media ranges with their weights, in the order
  * that decides a match, most specific first.
@@ -21,18 +23,14 @@ export function parseAccept(header: string | undefined): MediaRange[] {
     if (slash <= 0) return;
     const type = mediaType.slice(0, slash).toLowerCase();
     const subtype = mediaType.slice(slash + 1).toLowerCase();
-    let q = 1;
-    let extra = 0;
-    for (const p of params) {
-      const [k, v] = p.split('=').map((s) => s.trim());
-      if (k?.toLowerCase() === 'q') {
-        const n = Number(v);
-        // RFC 9110 §12.4.2: weights are 0..1 with at most three decimals; a bad one counts as 1.
-        q = Number.isFinite(n) && n >= 0 && n <= 1 ? n : 1;
-      } else if (k) {
-        extra = 1;
-      }
-    }
+    const q = weightOf(params);
+    // Parameters other than the weight make a range more specific.
+    const extra = params.some((p) => {
+      const key = p.split('=')[0]!.trim().toLowerCase();
+      return key !== '' && key !== 'q';
+    })
+      ? 1
+      : 0;
     const specificity = type === '*' ? 0 : subtype === '*' ? 1 : 2 + extra;
     ranges.push({ type, subtype, q, specificity, index });
   });

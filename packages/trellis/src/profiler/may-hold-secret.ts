@@ -18,8 +18,6 @@ const OPTIONAL_PROFILER_KEY = 'x-previous-debug-token';
  * that does not begin so is tested whole (and so is built before storage).
  */
 const OWN_TOKENS = /^\{"token":"[0-9a-f]{6}","parentToken":(?:null|"[0-9a-f]{6}"),/;
-/** URL-valued headers (Referer, Location, Content-Location): their query is redacted by name. */
-const URL_KEYS: ReadonlySet<string> = URL_HEADERS;
 
 /**
  * Calls `visit` with each key of a JSON text as `JSON.stringify` writes it (no whitespace), raw
@@ -121,7 +119,7 @@ export function mayHoldSecret(snapshot: SnapshotText, redactKeys: readonly strin
     const profilerKey = snapshot.profilerHeaders ? profilerKeyIndex(key, snapshot.previousTokenHeader === true) : -1;
     if (profilerKey >= 0) return ++profilerKeys[profilerKey]! > 1;
     if (CREDENTIAL_KEYS.has(key) || secretNamed(raw, fragment)) return true;
-    return URL_KEYS.has(key) && urlValueMayHoldSecret(text, valueAt, redaction);
+    return URL_HEADERS.has(key) && urlValueMayHoldSecret(text, valueAt, redaction);
   });
   if (refused || (snapshot.profilerHeaders && (profilerKeys[0] !== 1 || profilerKeys[1] !== 1 || profilerKeys[2] !== (snapshot.previousTokenHeader ? 1 : 0)))) return true;
   // A body is redacted field by field only when it is JSON: one that may spell a key with \u
