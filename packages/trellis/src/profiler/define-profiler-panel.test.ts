@@ -29,3 +29,18 @@ test('it renders its data, escaped, and says so when a profile has none (older, 
 test('an id that is not kebab-case is refused with an exact message', () => {
   assert.throws(() => defineProfilerPanel({ id: 'Cache Hits', label: 'x', collect: () => 1, render: () => html`` }), { name: 'TypeError', message: 'A profiler panel id is kebab-case or snake_case (a-z, 0-9, - or _), got "Cache Hits"' });
 });
+
+test('a render or badge that throws (a profile of an older shape) is said in the panel and its badge, not a failed page', () => {
+  const fragile = defineProfilerPanel({
+    id: 'flags',
+    label: 'Flags',
+    collect: () => ({ flags: ['a'] }),
+    render: (data) => html`<p>${data.flags.join(', ')}</p>`,
+    badge: (data) => ({ text: String(data.flags.length) }),
+  });
+  // Stored before `flags` became an array.
+  const older = profileWith({ flags: { flags: 'a,b' } });
+  assert.equal(fragile.render(older, { timeZone: 'UTC' }).toString(), '<h2>Flags</h2><p class="pf-empty">This panel could not be shown: data.flags.join is not a function</p>');
+  assert.deepEqual(fragile.badge(profileWith({ flags: {} })), { text: '!', level: 'error' });
+  assert.deepEqual(fragile.badge(profileWith({ flags: { flags: ['a', 'b'] } })), { text: '2' });
+});

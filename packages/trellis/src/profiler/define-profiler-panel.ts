@@ -35,7 +35,8 @@ const ID = /^[a-z][a-z0-9]*([-_][a-z0-9]+)*$/;
 /**
  * One profiler panel as one unit: its collector and its page, registered together through the
  * profiler's `panels` option (`createApp({ profiler: { panels: [payments] } })`). A profile whose
- * collector failed or predates the panel renders "no data" rather than failing the page.
+ * collector failed or predates the panel renders "no data", and one its `render` or `badge` throws on
+ * says so in the panel or its badge, rather than failing the page.
  */
 export function defineProfilerPanel<D>(definition: ProfilerPanelDefinition<D>): ProfilerPanel {
   const { id, label } = definition;
@@ -44,19 +45,34 @@ export function defineProfilerPanel<D>(definition: ProfilerPanelDefinition<D>): 
     name: id,
     label,
     collector: definition.collect ? { name: id, collect: (request) => definition.collect!(request) } : null,
+    // The app's code, run on profiles that may hold data of an older shape: every profile page
+    // asks every panel for its badge, so one that throws would take the whole profiler down.
     badge(profile) {
       const data = dataOf<D>(profile, id);
-      return data === null || !definition.badge ? null : definition.badge(data, profile);
+      if (data === null || !definition.badge) return null;
+      try {
+        return definition.badge(data, profile);
+      } catch {
+        return { text: '!', level: 'error' };
+      }
     },
     render(profile, ctx) {
-      if (!definition.collect) return definition.render(null as D, profile, ctx);
-      const data = dataOf<D>(profile, id);
-      if (data === null) return emptyPanel(label);
-      return definition.render(data, profile, ctx);
+      const data = definition.collect ? dataOf<D>(profile, id) : null;
+      if (definition.collect && data === null) return emptyPanel(label);
+      try {
+        return definition.render(data as D, profile, ctx);
+      } catch (error) {
+        return failedPanel(label, error);
+      }
     },
   };
 }
 
+
+/** The panel's own render threw: said in the panel, the rest of the page still shown. */
+function failedPanel(label: string, error: unknown): SafeHtml {
+  return html`<h2>${label}</h2><p class="pf-empty">This panel could not be shown: ${(error as Error)?.message ?? String(error)}</p>`;
+}
 
 function emptyPanel(label: string): SafeHtml {
   return html`<h2>${label}</h2><p class="pf-empty">No data was collected for this panel.</p>`;
