@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { postgresForTests, TEST_POSTGRES_URL } from '../../src/testing/services.ts';
+import { openTestSchema } from '../../src/testing/test-schema.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/trellis.js', import.meta.url));
 const BOOKSHOP = fileURLToPath(new URL('../../../../examples/bookshop/', import.meta.url));
@@ -130,6 +132,47 @@ describe('trellis migrate, migrate:status, user:create on a fresh database', () 
     for (const email of ['not an email', 'a@b', '@example.test', 'a@@example.test', 'a@example..test']) {
       const run = await trellis(['user:create', '--email', email, '--password', 'long enough'], BOOKSHOP, env);
       assert.deepEqual([run.code, run.stderr], [2, `error "${email}" is not an e-mail address.\n`]);
+    }
+  });
+});
+
+describe('trellis migrate and migrate:status on a PostgreSQL schema of their own', async () => {
+  const pg = await postgresForTests();
+  /** A project with one migration, and DATABASE_URL confined to `schema` by its search_path. */
+  function project(t: { after: (fn: () => void) => void }): string {
+    const dir = mkdtempSync(join(tmpdir(), 'trellis-pg-schema-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', type: 'module', trellis: { app: 'src/app.ts' } }));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'app.ts'), 'export const resources = [];\n');
+    mkdirSync(join(dir, 'migrations'));
+    writeFileSync(join(dir, 'migrations', '001-notes.ts'), "export async function up(db) { await db.schema.createTable('notes').addColumn('id', 'integer').execute(); }\n");
+    return dir;
+  }
+  const inSchema = (schema: string) => ({ DATABASE_URL: `${TEST_POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` });
+
+  test('another schema of the database with its own migration history is not taken for this one', { skip: pg.skip }, async (t) => {
+    const dir = project(t);
+    const first = await openTestSchema('cli_first');
+    t.after(() => first.close());
+    const second = await openTestSchema('cli_second');
+    t.after(() => second.close());
+    assert.equal((await trellis(['migrate'], dir, inSchema(first.schema))).stdout, 'applied  001-notes\n');
+    const pending = await trellis(['migrate:status', '--json'], dir, inSchema(second.schema));
+    assert.equal(pending.code, 0, pending.stderr);
+    assert.deepEqual(JSON.parse(pending.stdout), [{ name: '001-notes', appliedAt: null }]);
+    const run = await trellis(['migrate'], dir, inSchema(second.schema));
+    assert.deepEqual([run.code, run.stdout, run.stderr], [0, 'applied  001-notes\n', '']);
+  });
+
+  test('a schema that does not exist, or a database, is one line saying so', { skip: pg.skip }, async (t) => {
+    const dir = project(t);
+    for (const command of ['migrate', 'migrate:status']) {
+      const noSchema = await trellis([command], dir, inSchema('no_such_schema_here'));
+      assert.deepEqual([noSchema.code, noSchema.stderr], [1, "error Migration failed: the search_path names no schema that exists (DATABASE_URL's options, or PGOPTIONS): create the schema first\n"]);
+      const noDatabase = await trellis([command], dir, { DATABASE_URL: TEST_POSTGRES_URL.replace(/\/[^/]*$/, '/no_such_database_here') });
+      assert.equal(noDatabase.code, 1);
+      assert.match(noDatabase.stderr, /^error the database "no_such_database_here" does not exist at .* \(DATABASE_URL\): create it first \(createdb no_such_database_here\)\.\n$/);
     }
   });
 });

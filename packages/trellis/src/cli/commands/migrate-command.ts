@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { Migrator } from 'kysely';
+import type { Migrator } from 'kysely';
 import { openDatabase, type Database } from '../../data/database.ts';
 import { cliConfig, loadEnv } from '../cli-config.ts';
 import { MigrationError } from '../../data/migration-error.ts';
+import { migratorFor } from '../../data/migrate.ts';
+import { waitForDatabase } from '../../data/wait-for-database.ts';
 import { projectMigrations } from '../migration-source.ts';
 import { findProject } from '../project.ts';
 import type { Output } from '../output.ts';
@@ -49,8 +51,11 @@ async function withMigrator(app: string | undefined, run: (migrator: Migrator, d
   const mod = await project.load();
   const db = openDatabase(config.databaseUrl);
   try {
+    // As `trellis serve` does: a missing database or refused credentials is one line naming
+    // DATABASE_URL, not pg's stack, and the history is read from the connection's own schema.
+    await waitForDatabase(db, config.databaseUrl, { timeoutMs: config.databaseWaitMs, onWaiting: (line) => console.error(line) });
     const migrations = await projectMigrations(project, mod);
-    await run(new Migrator({ db, provider: { getMigrations: async () => migrations } }), db);
+    await run(await migratorFor(db, migrations), db);
   } finally {
     await db.destroy();
   }
