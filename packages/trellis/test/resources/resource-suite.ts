@@ -179,6 +179,14 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
         assert.deepEqual(await ids('/novels?title[]=messiah&title[]=wizard'), [2, 4]);
         assert.equal((await get('/novels?writer=/books/1')).json().detail, 'Invalid value "/books/1" for the query parameter "writer": expected an IRI of Writer.');
       });
+      test('search: a NUL in the text is a 400 on either database (SQLite matched every row, PostgreSQL answered 422)', async () => {
+        for (const url of ['/novels?title=%00', '/novels?title=du%00ne', '/novels?title[]=dune&title[]=%00']) {
+          const res = await get(url);
+          assert.equal(res.statusCode, 400, url);
+          assert.equal(res.json().code, 'invalid_filter', url);
+        }
+        assert.equal((await get('/novels?title=%00')).json().detail, 'Invalid value "\u0000" for the query parameter "title": expected text without a NUL character.');
+      });
       test('range, date, boolean, exists', async () => {
         assert.deepEqual(await ids('/novels?price[gt]=9&price[lte]=12'), [1, 3]);
         assert.deepEqual(await ids('/novels?price[between]=7..9'), [2, 4]);

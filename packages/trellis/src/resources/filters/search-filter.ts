@@ -82,6 +82,9 @@ export function searchFilter(properties: Readonly<Record<string, SearchStrategy>
           const n = parsePropertyNumber(name, value, p);
           return { values: [n], expression: () => sql<SqlBool>`${sql.ref(p.column)} = ${n}` };
         }
+        // No text column holds a NUL (PostgreSQL refuses the query, a 422 for a GET), and SQLite's
+        // LIKE ends the pattern there, so `?title=%00` matched every row: the same 400 on both.
+        if (value.includes('\0')) throw invalidFilter(name, value, 'expected text without a NUL character');
         return textCondition(p.column, properties[name]!, value);
       });
       out.push({
