@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { InputValidator } from './input-validator.ts';
+import { withColumnFormat } from './integer-range.ts';
 
 test('a nullable string that breaks its rules is told those rules, not also that it should be null', () => {
   const validator = new InputValidator(
@@ -44,4 +45,19 @@ test('a property\'s own errorMessage replaces the message of any rule of its sch
   assert.deepEqual(validator.violations({ rating: 'five', title: 'x' }), [{ propertyPath: 'rating', message: 'A rating is 0 to 5 stars.', code: 'type' }]);
   // Rules of the object itself keep their words.
   assert.deepEqual(validator.violations({ rating: 1 }), [{ propertyPath: 'title', message: 'This value should not be blank.', code: 'required' }]);
+});
+
+test('a fraction for an integer column is told its type once, not also a range its schema does not have', () => {
+  const validator = new InputValidator(
+    Type.Object({
+      stars: withColumnFormat(Type.Integer({ minimum: 1, maximum: 5 })),
+      count: withColumnFormat(Type.Union([Type.Integer(), Type.Null()])),
+    }),
+  );
+  assert.deepEqual(validator.violations({ stars: 2.5, count: 1.5 }), [
+    { propertyPath: 'stars', message: 'This value should be of type integer.', code: 'type' },
+    { propertyPath: 'count', message: 'This value should be of type integer.', code: 'type' },
+  ]);
+  // A whole number the column cannot hold is still said as the range it is.
+  assert.deepEqual(validator.violations({ stars: 3, count: 2 ** 31 }), [{ propertyPath: 'count', message: 'This value should be a whole number between -2147483648 and 2147483647.', code: 'range' }]);
 });
