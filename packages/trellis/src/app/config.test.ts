@@ -30,10 +30,22 @@ test('NODE_ENV=test runs the debug configuration, as development does', () => {
   assert.equal(c.debug, true);
 });
 
-test('Redis and PostgreSQL URLs that parse are taken; REDIS_URL defaults to the profiler\'s Redis, without its prefix', () => {
+test('Redis and PostgreSQL URLs that parse are taken; REDIS_URL defaults to the profiler\'s Redis, its prefix kept apart', () => {
   const c = loadConfig({ PROFILER_DSN: 'redis://:p%40ss@cache:6380/2?prefix=app:', DATABASE_URL: 'postgres://u:p%23w@db:5433/shop' });
   assert.equal(c.redisUrl, 'redis://:p%40ss@cache:6380/2');
+  assert.equal(c.redisKeyPrefix, 'app:');
   assert.equal(c.databaseUrl, 'postgres://u:p%23w@db:5433/shop');
+});
+
+test('the shared Redis key prefix: REDIS_URL\'s own, else the profiler\'s, else trellis:', () => {
+  const own = loadConfig({ REDIS_URL: 'redis://cache:6379/1?prefix=shop:', PROFILER_DSN: 'redis://cache:6379/2?prefix=other:' });
+  assert.deepEqual([own.redisUrl, own.redisKeyPrefix], ['redis://cache:6379/1', 'shop:']);
+  const plain = loadConfig({ REDIS_URL: 'redis://cache:6379/1', PROFILER_DSN: 'redis://cache:6379/2?prefix=other:' });
+  assert.deepEqual([plain.redisUrl, plain.redisKeyPrefix], ['redis://cache:6379/1', 'trellis:']);
+  const unprefixed = loadConfig({ PROFILER_DSN: 'redis://cache:6379/2' });
+  assert.deepEqual([unprefixed.redisUrl, unprefixed.redisKeyPrefix], ['redis://cache:6379/2', 'trellis:']);
+  const none = loadConfig({ PROFILER_DSN: 'sqlite:var/p.db' });
+  assert.deepEqual([none.redisUrl, none.redisKeyPrefix], [null, 'trellis:']);
 });
 
 test('REQUEST_TIMEOUT: 1 s is the shortest deadline taken', () => {

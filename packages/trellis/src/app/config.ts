@@ -104,10 +104,17 @@ export interface TrellisConfig {
    * profiler's store when PROFILER_DSN is a Redis URL; null: each process counts alone.
    */
   readonly redisUrl: string | null;
+  /**
+   * What the keys of that state begin with: the `?prefix=` of REDIS_URL, else of the profiler's
+   * Redis when REDIS_URL defaults to it, else `trellis:`. Apps sharing one Redis keep apart so:
+   * one app's failed logins do not spend another's budget.
+   */
+  readonly redisKeyPrefix: string;
 }
 
 const POSTGRES_EXAMPLE = 'postgres://user:password@host:5432/database';
 const REDIS_EXAMPLE = 'redis://:password@host:6379/0';
+const DEFAULT_REDIS_KEY_PREFIX = 'trellis:';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /**
  * Exactly these, in this case: anything else (`Production`, `prod`) once ran the debug
@@ -204,21 +211,24 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
       passwordConcurrency: int(env, 'PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
       passwordQueue: int(env, 'PASSWORD_HASH_QUEUE', 64, 0, 100_000),
     },
-    redisUrl: redisUrl(env, profilerDsn),
+    ...sharedRedis(env, profilerDsn),
   };
 }
 
-function redisUrl(env: Env, profilerDsn: string): string | null {
+/** The Redis for state shared by processes, without its `?prefix=`, and that prefix. */
+function sharedRedis(env: Env, profilerDsn: string): { redisUrl: string | null; redisKeyPrefix: string } {
   const url = str(env, 'REDIS_URL', '');
   if (url !== '') {
     if (!/^rediss?:\/\/./.test(url)) throw new ConfigError('REDIS_URL', `expected redis://… or rediss://…, got "${url}"`);
     parsedUrl('REDIS_URL', url, REDIS_EXAMPLE);
-    return url;
+  } else if (!/^rediss?:\/\//.test(profilerDsn)) {
+    return { redisUrl: null, redisKeyPrefix: DEFAULT_REDIS_KEY_PREFIX };
   }
-  if (!/^rediss?:\/\//.test(profilerDsn)) return null;
-  const shared = new URL(profilerDsn);
+  const shared = new URL(url !== '' ? url : profilerDsn);
+  const prefix = shared.searchParams.get('prefix');
+  if (prefix === null) return { redisUrl: url !== '' ? url : shared.href, redisKeyPrefix: DEFAULT_REDIS_KEY_PREFIX };
   shared.searchParams.delete('prefix');
-  return shared.href;
+  return { redisUrl: shared.href, redisKeyPrefix: prefix };
 }
 
 function share(env: Env, name: string, fallback: number): number {

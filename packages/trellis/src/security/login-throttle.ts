@@ -12,6 +12,8 @@ export interface LoginThrottleOptions {
   readonly perAccount: RateConfig | null;
   /** Shared counters for many processes; null: this process counts alone. */
   readonly redisUrl: string | null;
+  /** What the shared counters' keys begin with, before `login-throttle:` (default `trellis:`). */
+  readonly redisKeyPrefix?: string;
 }
 
 /** What `createRateLimit` answers (the part we read). */
@@ -25,7 +27,10 @@ type Limiter = (request: FastifyRequest, options?: { increment?: boolean }) => P
 /** How long a password check waits for a place in its account's budget (check-admission.ts). */
 const CHECK_WAIT_MS = 10_000;
 
-/** Where the shared counters live: `trellis:login-throttle:client:<address>`, `…:account:<digest>`. */
+/**
+ * Where the shared counters live: `<prefix>login-throttle:client:<address>`, `…:account:<digest>`,
+ * the prefix `trellis:` unless the Redis URL says another (config.ts, redisKeyPrefix).
+ */
 export const REDIS_KEY_PREFIX = 'trellis:login-throttle:';
 
 /** The key a limiter counts under, put on the object handed to it (see `keyed`). */
@@ -78,9 +83,10 @@ export class LoginThrottle {
         }
         redis.once('ready', done);
       });
-      const store = flatRedisStore(redis, REDIS_KEY_PREFIX);
+      const keyPrefix = options.redisKeyPrefix === undefined ? REDIS_KEY_PREFIX : `${options.redisKeyPrefix}login-throttle:`;
+      const store = flatRedisStore(redis, keyPrefix);
       // Should a release of the plugin move its store, the stock one counts as well (its keys read worse).
-      shared = await limiterFactory(app, { ...(store ? { store } : { redis, nameSpace: REDIS_KEY_PREFIX }), skipOnError: true });
+      shared = await limiterFactory(app, { ...(store ? { store } : { redis, nameSpace: keyPrefix }), skipOnError: true });
     }
     const limiters = (rate: RateConfig | null): Limiter[] => {
       if (rate === null) return [];

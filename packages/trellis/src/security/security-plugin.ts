@@ -77,7 +77,7 @@ export const securityPlugin = fp(
     const loginRoute = loginPath !== false && jwt.issuer !== null;
     const basicAuth = opts.authenticators === undefined && (opts.basicAuth ?? config.debug);
     // One throttle for every way a password is tried: the login route and HTTP Basic.
-    const throttle = loginRoute || basicAuth ? await LoginThrottle.register(app, { ...config.loginThrottle, redisUrl: config.redisUrl }) : null;
+    const throttle = loginRoute || basicAuth ? await LoginThrottle.register(app, { ...config.loginThrottle, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }) : null;
     const authenticators = opts.authenticators ?? [
       jwt.authenticator,
       new ApiKeyAuthenticator({ users, realm }),

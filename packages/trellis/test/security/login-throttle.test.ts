@@ -227,6 +227,32 @@ describe('login throttling across processes (Redis)', async () => {
     }
   });
 
+  test('apps sharing one Redis under prefixes of their own keep their budgets apart', { skip: redis.skip }, async () => {
+    const tag = `app${randomInt(1e9)}`;
+    const withPrefix = (prefix: string) => `${redis.url!}${redis.url!.includes('?') ? '&' : '?'}prefix=${prefix}`;
+    const env = { ...PROXIED, LOGIN_THROTTLE: '2/1m', LOGIN_ACCOUNT_THROTTLE: 'off' };
+    const a = await securedApp({ ...env, REDIS_URL: withPrefix(`${tag}-a:`) });
+    const b = await securedApp({ ...env, REDIS_URL: withPrefix(`${tag}-b:`) });
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url!);
+    try {
+      const address = someClient();
+      assert.equal((await login(a, 'x@example.test', 'wrong', address)).statusCode, 401);
+      assert.equal((await login(a, 'x@example.test', 'wrong', address)).statusCode, 401);
+      assertThrottled(await login(a, 'x@example.test', 'wrong', address), 60);
+      // The same address on the other app: its own budget.
+      assert.equal((await login(b, 'x@example.test', 'wrong', address)).statusCode, 401);
+      assert.ok(Number(await client.get(`${tag}-a:login-throttle:client:${address}`)) >= 2, 'the first app counted under its prefix');
+      assert.equal(await client.get(`${tag}-b:login-throttle:client:${address}`), '1');
+      assert.equal(await client.exists(`${REDIS_KEY_PREFIX}client:${address}`), 0);
+      await client.del(`${tag}-a:login-throttle:client:${address}`, `${tag}-b:login-throttle:client:${address}`);
+    } finally {
+      client.disconnect();
+      await a.close();
+      await b.close();
+    }
+  });
+
   test('Redis going away mid-run: logins go on, still throttled in the process, and the shared count resumes', { skip: redis.skip }, async () => {
     const proxy = await tcpProxy(redis.url!, 6379);
     const app = await securedApp({ ...PROXIED, LOGIN_THROTTLE: '3/1m', LOGIN_ACCOUNT_THROTTLE: 'off', REDIS_URL: proxy.url });
