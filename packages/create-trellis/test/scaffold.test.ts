@@ -1,7 +1,7 @@
 // The starter's package.json for the new project, without installing it (starter.test.ts does).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 // @ts-expect-error: plain JavaScript (it runs from node_modules, where no types are stripped), without declarations.
@@ -52,4 +52,31 @@ test('the new project denies @scarf/scarf its install script, as this workspace 
   const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
   assert.equal(ROOT_MANIFEST.allowScripts['@scarf/scarf'], false);
   assert.deepEqual(manifest.allowScripts, { '@scarf/scarf': false });
+});
+
+test('the new project imports only what it depends on: `trellis` and Node\'s own modules', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'create-trellis-imports-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { target } = scaffold({ dir: join(dir, 'my-api'), trellis: '^0.1.0' });
+  const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]);
+  const undeclared: string[] = [];
+  const visit = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') visit(path);
+        continue;
+      }
+      if (!entry.name.endsWith('.ts')) continue;
+      // A package resolved through another's dependencies (npm hoisting) breaks under pnpm or any strict layout.
+      for (const [, specifier] of readFileSync(path, 'utf8').matchAll(/\bfrom\s+'([^']+)'/g)) {
+        if (specifier!.startsWith('.') || specifier!.startsWith('node:')) continue;
+        const name = specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!;
+        if (!declared.has(name)) undeclared.push(`${path.slice(target.length + 1)}: ${specifier}`);
+      }
+    }
+  };
+  visit(target);
+  assert.deepEqual(undeclared, []);
 });

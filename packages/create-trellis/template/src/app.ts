@@ -1,5 +1,4 @@
 import { createApp, migrate, migrationsIn, type CreateAppOptions, type Database } from 'trellis';
-import type { FastifyInstance } from 'fastify';
 import { Task } from './resources/task.ts';
 import { seedIfEmpty } from './seed.ts';
 
@@ -9,8 +8,11 @@ export const name = '{{title}}';
 export const resources = [Task];
 export const seed = seedIfEmpty;
 
-/** The app on a database, migrated and seeded, as `trellis serve` builds it: the tests use this. */
-export async function buildApp(options: Omit<CreateAppOptions, 'resources' | 'database'> & { database: Database }): Promise<FastifyInstance> {
+/**
+ * The app on a database, migrated and seeded, as `trellis serve` builds it: the tests use this.
+ * Its type is createApp's, so this project needs no dependency of its own on `fastify`.
+ */
+export async function buildApp(options: Omit<CreateAppOptions, 'resources' | 'database'> & { database: Database }): ReturnType<typeof createApp> {
   await migrate(options.database, await migrationsIn(new URL('../migrations/', import.meta.url)));
   await seedIfEmpty(options.database);
   return createApp({ name, ...options, resources });
