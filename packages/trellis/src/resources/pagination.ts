@@ -36,7 +36,9 @@ export function resolvePagination(resource: ResourceDefinition, params: QueryPar
   let itemsPerPage = options.itemsPerPage;
   const rawItems = options.clientItemsPerPage ? single(params, 'itemsPerPage', names.itemsPerPage) : undefined;
   if (rawItems !== undefined) {
-    if (!POSITIVE.test(rawItems)) throw invalidFilter(names.itemsPerPage, rawItems, `expected a number from 1 to ${MAX_NUMBER}`);
+    // The bound told is the page's, not MAX_NUMBER: more is taken and capped (as API Platform
+    // does), so a client asking 0 or -1 learns what a page holds at most.
+    if (!POSITIVE.test(rawItems)) throw invalidFilter(names.itemsPerPage, rawItems, `expected a number from 1 (a page holds at most ${options.maximumItemsPerPage} items)`);
     itemsPerPage = Math.min(Number(rawItems), options.maximumItemsPerPage);
   }
   const rawPartial = options.clientPartial ? single(params, 'partial') : undefined;

@@ -90,11 +90,11 @@ test("JSON:API's sort, page[number], page[size] and filter[…] on a collection 
   assert.equal((await app.inject({ url: '/books?sort=nope', headers: { accept: 'application/ld+json' } })).statusCode, 200);
   // A refused page names the parameter as the client sent it: page[size], not itemsPerPage.
   const detail = async (url: string) => ((await app.inject({ url, headers: { accept: JSONAPI } })).json() as { errors: { detail: string }[] }).errors[0]!.detail;
-  assert.equal(await detail('/books?page[size]=0'), 'Invalid value "0" for the query parameter "page[size]": expected a number from 1 to 999999999.');
+  assert.equal(await detail('/books?page[size]=0'), 'Invalid value "0" for the query parameter "page[size]": expected a number from 1 (a page holds at most 100 items).');
   assert.equal(await detail('/books?page[number]=-1'), 'Invalid value "-1" for the query parameter "page[number]": expected a page number from 1 to 999999999.');
   assert.equal(await detail('/books?page[number]=1&page[number]=2'), 'The query parameter "page[number]" takes one value; it was given 2 different ones.');
   // The resource's own names, which win when both are sent, keep theirs.
-  assert.equal(await detail('/books?itemsPerPage=0&page[size]=5'), 'Invalid value "0" for the query parameter "itemsPerPage": expected a number from 1 to 999999999.');
+  assert.equal(await detail('/books?itemsPerPage=0&page[size]=5'), 'Invalid value "0" for the query parameter "itemsPerPage": expected a number from 1 (a page holds at most 100 items).');
 });
 
 test("JSON:API include and sparse fieldsets: the issue's curl gives 5 books with their authors", async (t) => {
