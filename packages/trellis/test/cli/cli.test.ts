@@ -23,6 +23,18 @@ interface Run {
   stderr: string;
 }
 
+/** A project with no resources and one migration (`001-notes`), removed after the test. */
+function notesProject(t: { after: (fn: () => void) => void }, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', type: 'module', trellis: { app: 'src/app.ts' } }));
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(join(dir, 'src', 'app.ts'), 'export const resources = [];\n');
+  mkdirSync(join(dir, 'migrations'));
+  writeFileSync(join(dir, 'migrations', '001-notes.ts'), "export async function up(db) { await db.schema.createTable('notes').addColumn('id', 'integer').execute(); }\n");
+  return dir;
+}
+
 async function trellis(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, env: { ...ENV, ...env } });
@@ -91,13 +103,7 @@ describe('trellis migrate, migrate:status, user:create on a fresh database', () 
   });
 
   test('a failing migration: those before it are said rolled back with it (one transaction), and nothing is applied', async (t) => {
-    const project = mkdtempSync(join(tmpdir(), 'trellis-failing-'));
-    t.after(() => rmSync(project, { recursive: true, force: true }));
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'x', type: 'module', trellis: { app: 'src/app.ts' } }));
-    mkdirSync(join(project, 'src'));
-    writeFileSync(join(project, 'src', 'app.ts'), 'export const resources = [];\n');
-    mkdirSync(join(project, 'migrations'));
-    writeFileSync(join(project, 'migrations', '001-notes.ts'), "export async function up(db) { await db.schema.createTable('notes').addColumn('id', 'integer').execute(); }\n");
+    const project = notesProject(t, 'trellis-failing-');
     writeFileSync(join(project, 'migrations', '002-broken.ts'), "export async function up(db) { await db.schema.alterTable('no_such_table').addColumn('x', 'integer').execute(); }\n");
     const failing = { DATABASE_URL: `sqlite:${join(project, 'data.db')}` };
     const run = await trellis(['migrate'], project, failing);
@@ -140,14 +146,7 @@ describe('trellis migrate and migrate:status on a PostgreSQL schema of their own
   const pg = await postgresForTests();
   /** A project with one migration, and DATABASE_URL confined to `schema` by its search_path. */
   function project(t: { after: (fn: () => void) => void }): string {
-    const dir = mkdtempSync(join(tmpdir(), 'trellis-pg-schema-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', type: 'module', trellis: { app: 'src/app.ts' } }));
-    mkdirSync(join(dir, 'src'));
-    writeFileSync(join(dir, 'src', 'app.ts'), 'export const resources = [];\n');
-    mkdirSync(join(dir, 'migrations'));
-    writeFileSync(join(dir, 'migrations', '001-notes.ts'), "export async function up(db) { await db.schema.createTable('notes').addColumn('id', 'integer').execute(); }\n");
-    return dir;
+    return notesProject(t, 'trellis-pg-schema-');
   }
   const inSchema = (schema: string) => ({ DATABASE_URL: `${TEST_POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` });
 
