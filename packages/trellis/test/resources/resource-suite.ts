@@ -377,6 +377,23 @@ export function resourceSuite(backend: Backend, skip: string | false): void {
         const hal = await send('POST', '/novels', { title: 'Via HAL', publishedOn: '2020-01-01', price: 1, available: true, _links: { writer: { href: '/writers/1' } } }, 'application/hal+json', { accept: 'application/hal+json' });
         assert.equal(hal.statusCode, 201, hal.body);
         assert.equal(hal.json()._links.writer.href, '/writers/1');
+        // Links of another shape are refused, not dropped (the relation would silently not change).
+        const novel = { title: 'Bad HAL', publishedOn: '2020-01-01', price: 1, available: true };
+        for (const [links, detail] of [
+          ['x', 'The request body must be a HAL object whose "_links" is an object of links.'],
+          [[{ href: '/writers/1' }], 'The request body must be a HAL object whose "_links" is an object of links.'],
+          [null, 'The request body must be a HAL object whose "_links" is an object of links.'],
+          [{ writer: '/writers/1' }, 'The request body must be a HAL object whose "_links.writer" is a link with a string "href".'],
+          [{ writer: [{ href: '/writers/1' }] }, 'The request body must be a HAL object whose "_links.writer" is a link with a string "href".'],
+          [{ writer: { href: 1 } }, 'The request body must be a HAL object whose "_links.writer" is a link with a string "href".'],
+        ] as const) {
+          const refused = await send('POST', '/novels', { ...novel, _links: links }, 'application/hal+json', { accept: 'application/hal+json' });
+          assert.deepEqual([refused.statusCode, refused.json().detail], [400, detail], JSON.stringify(links));
+        }
+        // Links the resource has no relation for (self, curies) are left alone, as before.
+        const extra = await send('POST', '/novels', { ...novel, _links: { self: { href: '/novels/x' }, writer: { href: '/writers/2' } } }, 'application/hal+json', { accept: 'application/hal+json' });
+        assert.equal(extra.statusCode, 201, extra.body);
+        assert.equal(extra.json()._links.writer.href, '/writers/2');
         const api = await send(
           'POST',
           '/novels',

@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '../../resources/define-resource.ts';
 import { Ref } from '../../resources/ref.ts';
 import type { Item } from '../../resources/state-provider.ts';
-import { requireObject, type Format } from '../format.ts';
+import { invalidBody, requireObject, type Format } from '../format.ts';
 
 type Link = { href: string };
 
@@ -51,11 +51,18 @@ export const halFormat: Format = {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(doc)) if (key !== '_links' && key !== '_embedded') out[key] = value;
     const links = doc._links;
-    if (typeof links === 'object' && links !== null) {
-      for (const p of ctx.resource.relations) {
-        const link = (links as Record<string, unknown>)[p.name];
-        if (typeof link === 'object' && link !== null && 'href' in link) out[p.name] = (link as Link).href;
+    if (links === undefined) return out;
+    // HAL (draft-kelly-json-hal §4.1.1): `_links` is an object whose members are link relations.
+    // Anything else was ignored, so a client's relation change was dropped and answered 201.
+    if (typeof links !== 'object' || links === null || Array.isArray(links)) throw invalidBody('a HAL object whose "_links" is an object of links');
+    for (const p of ctx.resource.relations) {
+      const link = (links as Record<string, unknown>)[p.name];
+      if (link === undefined) continue;
+      // A relation to one resource is one Link Object with an `href` (§5.1), not an array of them.
+      if (typeof link !== 'object' || link === null || Array.isArray(link) || typeof (link as Partial<Link>).href !== 'string') {
+        throw invalidBody(`a HAL object whose "_links.${p.name}" is a link with a string "href"`);
       }
+      out[p.name] = (link as Link).href;
     }
     return out;
   },
