@@ -63,3 +63,22 @@ test('a piece that throws does not stop the pieces after it', async () => {
     for (const listener of listeners) if (listener !== onError) process.on('uncaughtException', listener as (error: Error) => void);
   }
 });
+
+test('under pieces that never let it empty, the queue keeps no slot for those already run', async () => {
+  const queue = new TurnQueue();
+  let ran = 0;
+  let mostHeld = 0;
+  // Two pieces wait at every turn, each adding one more: the queue is never empty for 5,000 turns.
+  await new Promise<void>((done) => {
+    const piece = () => {
+      ran++;
+      mostHeld = Math.max(mostHeld, queue.held);
+      if (ran < 5000) queue.run(piece);
+      else done();
+    };
+    queue.run(piece);
+    queue.run(piece);
+  });
+  assert.equal(ran, 5000);
+  assert.ok(mostHeld <= 2100, `held at most ${mostHeld} slots for 2 waiting pieces`);
+});

@@ -26,6 +26,11 @@ export class TurnQueue {
     }
   }
 
+  /** Slots the queue holds, run pieces not yet dropped among them (tests). */
+  get held(): number {
+    return this.#pieces.length;
+  }
+
   /** Pieces waiting for their turn. */
   get waiting(): number {
     return this.#pieces.length - this.#head;
@@ -34,8 +39,13 @@ export class TurnQueue {
   readonly #next = (): void => {
     const piece = this.#pieces[this.#head];
     this.#pieces[this.#head++] = undefined as unknown as () => void;
+    // Emptied, or under uploads that never let it empty, the pieces already run are dropped:
+    // otherwise the array would keep a slot for every body since the load began.
     if (this.#head === this.#pieces.length) {
       this.#pieces.length = 0;
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#pieces.length) {
+      this.#pieces.splice(0, this.#head);
       this.#head = 0;
     }
     // Armed again before the piece runs: an immediate set while immediates run waits for the next
