@@ -221,12 +221,12 @@ function sharedRedis(env: Env, profilerDsn: string): { redisUrl: string | null; 
   if (url !== '') {
     if (!/^rediss?:\/\/./.test(url)) throw new ConfigError('REDIS_URL', `expected redis://… or rediss://…, got "${url}"`);
     parsedUrl('REDIS_URL', url, REDIS_EXAMPLE);
-  } else if (!/^rediss?:\/\//.test(profilerDsn)) {
-    return { redisUrl: null, redisKeyPrefix: DEFAULT_REDIS_KEY_PREFIX };
   }
-  const shared = new URL(url !== '' ? url : profilerDsn);
+  const source = url !== '' ? url : /^rediss?:\/\//.test(profilerDsn) ? profilerDsn : null;
+  if (source === null) return { redisUrl: null, redisKeyPrefix: DEFAULT_REDIS_KEY_PREFIX };
+  const shared = new URL(source);
   const prefix = shared.searchParams.get('prefix');
-  if (prefix === null) return { redisUrl: url !== '' ? url : shared.href, redisKeyPrefix: DEFAULT_REDIS_KEY_PREFIX };
+  if (prefix === null) return { redisUrl: source, redisKeyPrefix: DEFAULT_REDIS_KEY_PREFIX };
   shared.searchParams.delete('prefix');
   return { redisUrl: shared.href, redisKeyPrefix: prefix };
 }
