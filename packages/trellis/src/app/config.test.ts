@@ -13,6 +13,7 @@ test('defaults: debug on 127.0.0.1:8000, SQLite data and profiles', () => {
   assert.equal(c.profiler.maxProfiles, 10_000);
   assert.equal(c.profiler.ttlSeconds, 172_800);
   assert.equal(c.profiler.maxBodyBytes, 65_536);
+  assert.equal(c.bodyMemory, 16 * 1024 * 1024);
   assert.equal(c.tls, null);
 });
 
@@ -54,10 +55,11 @@ test('REQUEST_TIMEOUT: 1 s is the shortest deadline taken', () => {
 });
 
 test('lists, durations and sizes are parsed', () => {
-  const c = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1', PROFILER_TTL: '12h', PROFILER_MAX_BODY: '8k', TRUSTED_HOSTS: 'a\\.test,b\\.test' });
+  const c = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1', PROFILER_TTL: '12h', PROFILER_MAX_BODY: '8k', BODY_MEMORY: '64m', TRUSTED_HOSTS: 'a\\.test,b\\.test' });
   assert.deepEqual(c.trustedProxies, ['10.0.0.0/8', '192.168.1.1']);
   assert.equal(c.profiler.ttlSeconds, 43_200);
   assert.equal(c.profiler.maxBodyBytes, 8192);
+  assert.equal(c.bodyMemory, 64 * 1024 * 1024);
   assert.deepEqual(c.trustedHosts.map(String), ['/^(?:a\\.test)$/i', '/^(?:b\\.test)$/i']);
 });
 

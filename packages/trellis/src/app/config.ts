@@ -83,6 +83,11 @@ export interface TrellisConfig {
   /** Debug only: serve HTTPS with a self-signed certificate created once under `var/`. */
   readonly selfSignedHttps: boolean;
   readonly bodyLimit: number;
+  /**
+   * Bytes that request bodies of 64 KB or more may hold together while they are read
+   * (BODY_MEMORY); past it a body waits, unread, for others to be done (kernel/body-budget.ts).
+   */
+  readonly bodyMemory: number;
   /** How deep a JSON request body may nest (JSON_MAX_DEPTH); deeper is a 400. */
   readonly jsonMaxDepth: number;
   /** How many members one object of a JSON request body may have (JSON_MAX_MEMBERS); more is a 400. */
@@ -170,6 +175,7 @@ export function loadConfig(env: Env = process.env): TrellisConfig {
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     selfSignedHttps,
     bodyLimit: bytes(env, 'BODY_LIMIT', 1024 * 1024),
+    bodyMemory: bytes(env, 'BODY_MEMORY', 16 * 1024 * 1024),
     jsonMaxDepth: int(env, 'JSON_MAX_DEPTH', 64, 1, 10_000),
     jsonMaxMembers: int(env, 'JSON_MAX_MEMBERS', 1000, 1, 10_000_000),
     // Not 0: Node reads it as no deadline, Fastify's connection timeout (built on it) as 0 s

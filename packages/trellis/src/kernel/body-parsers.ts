@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { publish } from '../observe/channels.ts';
 import { HttpError } from './http-error.ts';
 import { DEFAULT_JSON_MAX_DEPTH, DEFAULT_JSON_MAX_MEMBERS, parseJsonBody } from './json-body-parser.ts';
-import { readBody } from './read-body.ts';
+import { readBody, type ReadBodyOptions } from './read-body.ts';
+import type { TrellisContext } from './kernel-plugin.ts';
 
 type Done = (error: Error | null, body?: unknown) => void;
 
@@ -16,7 +17,16 @@ export function bodyDeferred(request: FastifyRequest): boolean {
   return request.routeOptions.config?.deferBody === true;
 }
 
-const limitOf = (request: FastifyRequest) => request.server.trellis?.config.bodyLimit ?? 1024 * 1024;
+/** The app's body limit and memory budget, and the request's length and coding. */
+export function bodyOptions(request: FastifyRequest): ReadBodyOptions {
+  const trellis = request.server.trellis as TrellisContext | undefined;
+  return {
+    limit: trellis?.config.bodyLimit ?? 1024 * 1024,
+    contentLength: request.headers['content-length'],
+    contentEncoding: request.headers['content-encoding'],
+    budget: trellis?.bodyBudget,
+  };
+}
 const depthOf = (request: FastifyRequest) => request.server.trellis?.config.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
 const membersOf = (request: FastifyRequest) => request.server.trellis?.config.jsonMaxMembers ?? DEFAULT_JSON_MAX_MEMBERS;
 
@@ -39,7 +49,7 @@ export async function readJsonBody(request: FastifyRequest, stream: Readable): P
   if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') throw HttpError.of('unsupported_charset', { charset: charset.slice(0, 40) });
   publish('phase', () => ({ request, phase: 'parse', at: performance.now() }));
   try {
-    const text = await readBody(stream, limitOf(request), request.headers['content-length'], request.headers['content-encoding']);
+    const text = await readBody(stream, bodyOptions(request));
     return parseJsonBody(text, depthOf(request), membersOf(request));
   } finally {
     if (bodyDeferred(request)) publish('phase', () => ({ request, phase: 'handler', at: performance.now() }));
@@ -55,7 +65,7 @@ export function jsonStreamParser(request: FastifyRequest, payload: Readable, don
 /** text/plain, as a string (Fastify's default, with our limit and errors). */
 export function textStreamParser(request: FastifyRequest, payload: Readable, done: Done): void {
   if (bodyDeferred(request)) return done(null, payload);
-  readBody(payload, limitOf(request), request.headers['content-length'], request.headers['content-encoding']).then((text) => done(null, text), (error: Error) => done(error));
+  readBody(payload, bodyOptions(request)).then((text) => done(null, text), (error: Error) => done(error));
 }
 
 /** Any other media type: 415 (RFC 9110 §15.5.16), or, for a deferred route, the handler decides. */

@@ -6,6 +6,7 @@ import type { ErrorFormat } from '../errors/error-format.ts';
 import { handleError } from './error-handler.ts';
 import { headNotModifiedWithoutLength } from './head-not-modified.ts';
 import { registerBodyParsers } from './body-parsers.ts';
+import { BodyBudget } from './body-budget.ts';
 import { markedHandler } from './marked-handler.ts';
 import { endLostResponses } from './lost-response.ts';
 import type { RequestScope } from './request-scope.ts';
@@ -20,6 +21,8 @@ export interface TrellisContext {
   readonly errorFormats: ErrorFormat[];
   /** Request body media types the app parses, for 415 messages. */
   readonly contentTypes: Set<string>;
+  /** Where large request bodies wait for memory before they are read (BODY_MEMORY, body-budget.ts). */
+  readonly bodyBudget: BodyBudget;
   /** Renders any error through the error phase; used where Fastify bypasses its error handler. */
   handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void;
 }
@@ -68,6 +71,7 @@ export const kernelPlugin = fp(
       routes,
       errorFormats: [problemJsonErrorFormat, htmlErrorFormat],
       contentTypes: new Set(['application/json']),
+      bodyBudget: new BodyBudget(config.bodyMemory),
       handleError: (error, request, reply) =>
         handleError(error, request, reply, {
           debug: config.debug,

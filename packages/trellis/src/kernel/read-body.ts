@@ -3,6 +3,9 @@ import { HttpError } from './http-error.ts';
 import { ellipsis } from '../logging/cut-string.ts';
 import { cutByRequestTimeout } from './client-error-handler.ts';
 import { TurnQueue } from './turn-queue.ts';
+import type { BodyBudget } from './body-budget.ts';
+
+const noop = () => {};
 
 /**
  * A body this large is handed on in a turn of the event loop of its own (turn-queue.ts). Smaller
@@ -21,19 +24,44 @@ function unsupportedCoding(header: string | undefined): string | null {
   return null;
 }
 
+/** What `readBody` needs besides the stream. */
+export interface ReadBodyOptions {
+  /** Most bytes the body may have (BODY_LIMIT). */
+  readonly limit: number;
+  readonly contentLength: string | undefined;
+  readonly contentEncoding?: string | undefined;
+  /** Where a large body waits for memory before it is read (BODY_MEMORY); read at once when absent. */
+  readonly budget?: BodyBudget | undefined;
+}
+
 /**
  * Reads a request body as UTF-8 text, at most `limit` bytes: a Content-Length over the limit is
  * refused before a byte is read, a body that grows past it is refused as soon as it does (413,
  * RFC 9110 §15.5.14). A body in a content coding (gzip…) is refused unread, 415. What is left
- * unread is Node's to discard when the response ends.
+ * unread is Node's to discard when the response ends. A body of 64 KB or more, or of unknown
+ * length (chunked, RFC 9112 §7.1), is read once the budget has room for it, counted at its
+ * Content-Length or else at the limit.
  */
-export function readBody(stream: Readable, limit: number, contentLength: string | undefined, contentEncoding?: string): Promise<string> {
-  const coding = unsupportedCoding(contentEncoding);
+export function readBody(stream: Readable, options: ReadBodyOptions): Promise<string> {
+  const { limit, contentLength, budget } = options;
+  const coding = unsupportedCoding(options.contentEncoding);
   if (coding !== null) return Promise.reject(HttpError.of('unsupported_content_encoding', { encoding: coding }, { headers: { 'accept-encoding': 'identity' } }));
-  if (contentLength !== undefined && Number(contentLength) > limit) return Promise.reject(HttpError.of('body_too_large', { limit }));
-  return new Promise((resolve, reject) => {
+  const declared = contentLength === undefined ? null : Number(contentLength);
+  if (declared !== null && declared > limit) return Promise.reject(HttpError.of('body_too_large', { limit }));
+  return new Promise((resolveBody, rejectBody) => {
+    const bytes = declared !== null && Number.isFinite(declared) ? declared : limit;
+    const large = bytes >= LARGE_BODY_BYTES;
     const chunks: Buffer[] = [];
     let size = 0;
+    let done = noop;
+    const resolve = (text: string) => {
+      done();
+      resolveBody(text);
+    };
+    const reject = (error: unknown) => {
+      done();
+      rejectBody(error);
+    };
     const cleanup = () => {
       stream.off('data', onData);
       stream.off('end', onEnd);
@@ -76,9 +104,14 @@ export function readBody(stream: Readable, limit: number, contentLength: string 
       cleanup();
       reject(HttpError.of(cutByRequestTimeout((stream as { socket?: object }).socket) ? 'request_timeout' : 'body_incomplete'));
     };
-    stream.on('data', onData);
-    stream.once('end', onEnd);
+    // Listened to while the body waits too: a client gone, or cut by the deadline, leaves the queue.
     stream.once('error', onError);
     stream.once('aborted', onAborted);
+    const start = () => {
+      stream.on('data', onData);
+      stream.once('end', onEnd);
+    };
+    if (budget === undefined || !large) start();
+    else done = budget.admit(bytes, start);
   });
 }

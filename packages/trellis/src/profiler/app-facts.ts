@@ -55,7 +55,7 @@ export function ownVersion(): string {
 }
 
 /** The variables Trellis reads (config.ts and the table in the README) whose values the panel shows. */
-const SHOWN = new Set(['APP_DEBUG', 'BODY_LIMIT', 'CORS_ALLOW_ORIGIN', 'DATABASE_QUERY_TIMEOUT', 'DATABASE_URL', 'DATABASE_WAIT', 'HOST', 'HTTPS', 'JSON_MAX_DEPTH', 'JSON_MAX_MEMBERS', 'JWT_AUDIENCE', 'JWT_ISSUER', 'JWT_TTL', 'JWT_PUBLIC_KEY', 'LOGIN_ACCOUNT_THROTTLE', 'LOGIN_THROTTLE', 'LOG_LEVEL', 'NODE_ENV', 'PASSWORD_HASH_CONCURRENCY', 'PASSWORD_HASH_QUEUE', 'PORT', 'PROFILER', 'PROFILER_ALLOW', 'PROFILER_DSN', 'PROFILER_MAX_BACKLOG', 'PROFILER_MAX_BODY', 'PROFILER_MAX_PROFILES', 'PROFILER_ONLY', 'PROFILER_REDACT_KEYS', 'PROFILER_SAMPLE', 'PROFILER_TTL', 'REDIS_URL', 'REQUEST_TIMEOUT', 'TLS_CERT', 'TRUSTED_HOSTS', 'TRUSTED_PROXIES']);
+const SHOWN = new Set(['APP_DEBUG', 'BODY_LIMIT', 'BODY_MEMORY', 'CORS_ALLOW_ORIGIN', 'DATABASE_QUERY_TIMEOUT', 'DATABASE_URL', 'DATABASE_WAIT', 'HOST', 'HTTPS', 'JSON_MAX_DEPTH', 'JSON_MAX_MEMBERS', 'JWT_AUDIENCE', 'JWT_ISSUER', 'JWT_TTL', 'JWT_PUBLIC_KEY', 'LOGIN_ACCOUNT_THROTTLE', 'LOGIN_THROTTLE', 'LOG_LEVEL', 'NODE_ENV', 'PASSWORD_HASH_CONCURRENCY', 'PASSWORD_HASH_QUEUE', 'PORT', 'PROFILER', 'PROFILER_ALLOW', 'PROFILER_DSN', 'PROFILER_MAX_BACKLOG', 'PROFILER_MAX_BODY', 'PROFILER_MAX_PROFILES', 'PROFILER_ONLY', 'PROFILER_REDACT_KEYS', 'PROFILER_SAMPLE', 'PROFILER_TTL', 'REDIS_URL', 'REQUEST_TIMEOUT', 'TLS_CERT', 'TRUSTED_HOSTS', 'TRUSTED_PROXIES']);
 
 /**
  * A connection URL's credentials replaced: the password of its userinfo up to the last "@" (a raw
@@ -104,6 +104,7 @@ export function appFacts(app: FastifyInstance, config: TrellisConfig): AppFacts 
       'Trusted proxies': config.trustedProxies.join(', ') || '(none)',
       'Trusted hosts': config.trustedHosts.map(String).join(', ') || '(any)',
       'Body limit': `${config.bodyLimit} bytes`,
+      'Body memory': `${config.bodyMemory} bytes`,
       'JSON depth limit': String(config.jsonMaxDepth),
       'JSON members limit': String(config.jsonMaxMembers),
       'Request timeout': `${config.requestTimeoutMs} ms`,

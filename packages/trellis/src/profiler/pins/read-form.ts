@@ -21,7 +21,7 @@ export async function readForm(request: FastifyRequest): Promise<Record<string, 
     stream.resume();
     throw HttpError.of('unsupported_media_type', { contentType: request.headers['content-type'] ?? '', supported: `"${FORM_TYPE}"` });
   }
-  const text = await readBody(stream, FORM_LIMIT, request.headers['content-length'], request.headers['content-encoding']);
+  const text = await readBody(stream, { limit: FORM_LIMIT, contentLength: request.headers['content-length'], contentEncoding: request.headers['content-encoding'] });
   const fields: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) if (!(name in fields)) fields[name] = value;
   return fields;
