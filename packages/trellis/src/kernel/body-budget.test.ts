@@ -2,113 +2,200 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BodyBudget } from './body-budget.ts';
 
-test('bodies that fit are admitted at once, and hold their bytes until done', () => {
+/** A body of `size` under the budget, recording its pauses and resumes in `log`. */
+function body(budget: BodyBudget, name: string, size: number, log: string[]) {
+  return budget.open(size, () => log.push(`pause ${name}`), () => log.push(`resume ${name}`));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('bodies that fit are read at once and hold their size until closed', () => {
   const budget = new BodyBudget(100);
-  const started: string[] = [];
-  const a = budget.admit(60, () => started.push('a'));
-  const b = budget.admit(40, () => started.push('b'));
-  assert.deepEqual(started, ['a', 'b']);
+  const log: string[] = [];
+  const a = body(budget, 'a', 60, log);
+  const b = body(budget, 'b', 40, log);
+  assert.deepEqual(log, []);
   assert.equal(budget.used, 100);
-  a();
+  a.close();
   assert.equal(budget.used, 40);
-  b();
+  b.close();
   assert.equal(budget.used, 0);
   assert.equal(budget.waiting, 0);
 });
 
-test('a body past the limit waits, unstarted, until enough is given back', () => {
+test('a body past the limit waits, paused before its first chunk, until enough is given back', () => {
   const budget = new BodyBudget(100);
-  const started: string[] = [];
-  const a = budget.admit(70, () => started.push('a'));
-  budget.admit(50, () => started.push('b'));
-  assert.deepEqual(started, ['a']);
+  const log: string[] = [];
+  const a = body(budget, 'a', 70, log);
+  const b = body(budget, 'b', 50, log);
+  assert.deepEqual(log, ['pause b']);
   assert.equal(budget.waiting, 1);
   assert.equal(budget.used, 70);
-  a();
-  assert.deepEqual(started, ['a', 'b']);
+  a.close();
+  assert.deepEqual(log, ['pause b', 'resume b']);
   assert.equal(budget.used, 50);
   assert.equal(budget.waiting, 0);
+  b.close();
 });
 
-test('a body larger than the whole limit is admitted when no other is being read, so none waits for ever', () => {
+test('a body larger than the whole limit is read when no other is, so none waits for ever', () => {
   const budget = new BodyBudget(100);
-  const started: string[] = [];
-  const a = budget.admit(10, () => started.push('a'));
-  const big = budget.admit(500, () => started.push('big'));
-  assert.deepEqual(started, ['a']);
-  a();
-  assert.deepEqual(started, ['a', 'big']);
+  const log: string[] = [];
+  const a = body(budget, 'a', 10, log);
+  const big = body(budget, 'big', 500, log);
+  assert.deepEqual(log, ['pause big']);
+  a.close();
+  assert.deepEqual(log, ['pause big', 'resume big']);
   assert.equal(budget.used, 500);
-  big();
-  assert.equal(budget.used, 0);
-  // Alone from the start: admitted at once.
-  const alone = budget.admit(1000, () => started.push('alone'));
-  assert.deepEqual(started, ['a', 'big', 'alone']);
-  alone();
+  big.close();
+  body(budget, 'alone', 1000, log).close();
+  assert.deepEqual(log, ['pause big', 'resume big']);
 });
 
-test('waiters are admitted in arrival order: a small body does not overtake a large one that waits', () => {
+test('waiting bodies are read in arrival order: a small one does not overtake a large one', () => {
   const budget = new BodyBudget(100);
-  const started: string[] = [];
-  const a = budget.admit(90, () => started.push('a'));
-  budget.admit(80, () => started.push('large'));
+  const log: string[] = [];
+  const a = body(budget, 'a', 90, log);
+  body(budget, 'large', 80, log);
   // Would fit beside a (90 + 5 ≤ 100), but the large body came first.
-  budget.admit(5, () => started.push('small'));
-  assert.deepEqual(started, ['a']);
-  a();
-  assert.deepEqual(started, ['a', 'large', 'small']);
+  body(budget, 'small', 5, log);
+  assert.deepEqual(log, ['pause large', 'pause small']);
+  a.close();
+  assert.deepEqual(log.slice(2), ['resume large', 'resume small']);
   assert.equal(budget.used, 85);
 });
 
-test('a waiter withdrawn (client gone, deadline) is never started and frees its place in the queue', () => {
+test('a waiting body closed (client gone, deadline) is never resumed and frees its place', () => {
   const budget = new BodyBudget(100);
-  const started: string[] = [];
-  const a = budget.admit(100, () => started.push('a'));
-  const gone = budget.admit(100, () => started.push('gone'));
-  budget.admit(30, () => started.push('next'));
-  gone();
+  const log: string[] = [];
+  const a = body(budget, 'a', 100, log);
+  const gone = body(budget, 'gone', 100, log);
+  body(budget, 'next', 30, log);
+  gone.close();
   assert.equal(budget.waiting, 1);
-  a();
-  assert.deepEqual(started, ['a', 'next']);
+  a.close();
+  assert.deepEqual(log, ['pause gone', 'pause next', 'resume next']);
   assert.equal(budget.used, 30);
 });
 
-test('done is idempotent: called twice, it gives the bytes back once', () => {
+test('close is idempotent, and bytes counted after it are ignored', () => {
   const budget = new BodyBudget(100);
-  const a = budget.admit(40, () => {});
-  const b = budget.admit(40, () => {});
-  a();
-  a();
+  const a = body(budget, 'a', 40, []);
+  const b = body(budget, 'b', 40, []);
+  a.close();
+  a.close();
+  a.add(500);
   assert.equal(budget.used, 40);
-  b();
+  b.close();
   assert.equal(budget.used, 0);
 });
 
-test('many bodies through a small budget: never more than the limit held beside another, all started once', () => {
-  const budget = new BodyBudget(1000);
-  const dones: (() => void)[] = [];
-  const started = new Set<number>();
-  let peak = 0;
-  for (let i = 0; i < 200; i++) {
-    const size = 50 + ((i * 37) % 400);
-    dones.push(budget.admit(size, () => {
-      assert.equal(started.has(i), false);
-      started.add(i);
-      peak = Math.max(peak, budget.used);
-    }));
+test('a body longer than it said counts for what it holds', () => {
+  const budget = new BodyBudget(100);
+  const a = body(budget, 'a', 40, []);
+  a.add(30);
+  assert.equal(budget.used, 40);
+  a.add(30);
+  assert.equal(budget.used, 60);
+  a.close();
+  assert.equal(budget.used, 0);
+});
+
+test('a body that receives nothing while others wait gives its place back, keeping what it received, and waits at the end', async () => {
+  const budget = new BodyBudget(100, 50);
+  const log: string[] = [];
+  const silent = body(budget, 'silent', 90, log);
+  silent.add(10);
+  // b sends its whole body as soon as it is read.
+  const b = budget.open(80, () => log.push('pause b'), () => {
+    log.push('resume b');
+    b.add(80);
+  });
+  assert.deepEqual(log, ['pause b']);
+  await sleep(150);
+  // The silent body holds its 10 bytes; b (80) is read beside them.
+  assert.deepEqual(log, ['pause b', 'pause silent', 'resume b']);
+  assert.equal(budget.used, 90);
+  assert.equal(budget.waiting, 1);
+  b.close();
+  // Room again: the silent body is read again, counted at its whole size.
+  assert.deepEqual(log.slice(3), ['resume silent']);
+  assert.equal(budget.used, 90);
+  silent.close();
+  assert.equal(budget.used, 0);
+});
+
+test('a waiting body whose bytes have arrived goes before silent ones queued ahead of it; among those sending, arrival order', () => {
+  const budget = new BodyBudget(100);
+  const log: string[] = [];
+  const a = body(budget, 'a', 100, log);
+  const open = (name: string, sending: boolean) => budget.open(50, () => log.push(`pause ${name}`), () => log.push(`resume ${name}`), () => sending);
+  const silent = open('silent', false);
+  const first = open('first', true);
+  const second = open('second', true);
+  a.close();
+  assert.deepEqual(log.slice(3), ['resume first', 'resume second']);
+  first.close();
+  assert.deepEqual(log.slice(5), ['resume silent']);
+  second.close();
+  silent.close();
+  assert.equal(budget.used, 0);
+});
+
+test('a body that receives bytes keeps its place, and so does one received whole (waiting to be decoded)', async () => {
+  const budget = new BodyBudget(100, 50);
+  const log: string[] = [];
+  const sending = body(budget, 'sending', 60, log);
+  const whole = body(budget, 'whole', 40, log);
+  whole.add(40);
+  const waiting = body(budget, 'waiting', 50, log);
+  for (let i = 0; i < 6; i++) {
+    await sleep(25);
+    sending.add(5);
   }
-  // Finish in an order of their own, a few at a time.
-  const finished = new Set<number>();
-  let k = 0;
-  while (finished.size < 200) {
-    for (const i of [...started].filter((j) => !finished.has(j)).slice(0, 3)) {
-      finished.add(i);
-      dones[i]!();
+  assert.deepEqual(log, ['pause waiting']);
+  sending.close();
+  whole.close();
+  assert.deepEqual(log, ['pause waiting', 'resume waiting']);
+  waiting.close();
+});
+
+test('nothing waits: a body may receive nothing for as long as it likes (REQUEST_TIMEOUT is its bound)', async () => {
+  const budget = new BodyBudget(100, 20);
+  const log: string[] = [];
+  const slow = body(budget, 'slow', 90, log);
+  await sleep(80);
+  assert.deepEqual(log, []);
+  assert.equal(budget.used, 90);
+  slow.close();
+});
+
+test('two hundred bodies through a small budget: each is read once, never more than the limit held beside another', () => {
+  const budget = new BodyBudget(1000);
+  let peak = 0;
+  const bodies = Array.from({ length: 200 }, (_, i) => {
+    const entry = { size: 50 + ((i * 37) % 400), waiting: false, resumed: 0, done: false, handle: null as unknown as ReturnType<BodyBudget['open']> };
+    entry.handle = budget.open(entry.size, () => (entry.waiting = true), () => {
+      entry.waiting = false;
+      entry.resumed++;
+    });
+    peak = Math.max(peak, budget.used);
+    return entry;
+  });
+  for (let k = 0; bodies.some((b) => !b.done); k++) {
+    if (k > 10_000) assert.fail('the budget stalled');
+    // The three oldest bodies being read finish.
+    const reading = bodies.filter((b) => !b.done && !b.waiting).slice(0, 3);
+    if (reading.length === 0) assert.fail('bodies wait and none is read');
+    for (const b of reading) {
+      b.done = true;
+      b.handle.close();
+      peak = Math.max(peak, budget.used);
     }
-    if (++k > 10_000) assert.fail('the budget stalled');
   }
   assert.equal(budget.used, 0);
-  assert.equal(started.size, 200);
-  assert.ok(peak <= 1000, `held ${peak} bytes at once`);
   assert.equal(budget.waiting, 0);
+  assert.ok(bodies.every((b) => b.resumed <= 1), 'a body resumed twice');
+  assert.ok(bodies.filter((b) => b.resumed === 1).length > 150, 'the budget made few wait');
+  assert.ok(peak <= 1000, `held ${peak} bytes at once`);
 });

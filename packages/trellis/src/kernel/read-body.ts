@@ -3,9 +3,7 @@ import { HttpError } from './http-error.ts';
 import { ellipsis } from '../logging/cut-string.ts';
 import { cutByRequestTimeout } from './client-error-handler.ts';
 import { TurnQueue } from './turn-queue.ts';
-import type { BodyBudget } from './body-budget.ts';
-
-const noop = () => {};
+import type { BodyBudget, BudgetedBody } from './body-budget.ts';
 
 /**
  * A body this large is handed on in a turn of the event loop of its own (turn-queue.ts). Smaller
@@ -30,7 +28,7 @@ export interface ReadBodyOptions {
   readonly limit: number;
   readonly contentLength: string | undefined;
   readonly contentEncoding?: string | undefined;
-  /** Where a large body waits for memory before it is read (BODY_MEMORY); read at once when absent. */
+  /** What large bodies may hold together while read (BODY_MEMORY); unbounded when absent. */
   readonly budget?: BodyBudget | undefined;
 }
 
@@ -40,7 +38,7 @@ export interface ReadBodyOptions {
  * RFC 9110 §15.5.14). A body in a content coding (gzip…) is refused unread, 415. What is left
  * unread is Node's to discard when the response ends. A body of 64 KB or more, or of unknown
  * length (chunked, RFC 9112 §7.1), is read once the budget has room for it, counted at its
- * Content-Length or else at the limit.
+ * Content-Length or else at the limit (body-budget.ts).
  */
 export function readBody(stream: Readable, options: ReadBodyOptions): Promise<string> {
   const { limit, contentLength, budget } = options;
@@ -49,17 +47,16 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
   const declared = contentLength === undefined ? null : Number(contentLength);
   if (declared !== null && declared > limit) return Promise.reject(HttpError.of('body_too_large', { limit }));
   return new Promise((resolveBody, rejectBody) => {
-    const bytes = declared !== null && Number.isFinite(declared) ? declared : limit;
-    const large = bytes >= LARGE_BODY_BYTES;
+    const expected = declared !== null && Number.isFinite(declared) ? declared : limit;
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = noop;
+    let counted: BudgetedBody | null = null;
     const resolve = (text: string) => {
-      done();
+      counted?.close();
       resolveBody(text);
     };
     const reject = (error: unknown) => {
-      done();
+      counted?.close();
       rejectBody(error);
     };
     const cleanup = () => {
@@ -77,6 +74,7 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
         return;
       }
       chunks.push(chunk);
+      counted?.add(chunk.length);
     };
     const decode = () => {
       try {
@@ -104,14 +102,12 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
       cleanup();
       reject(HttpError.of(cutByRequestTimeout((stream as { socket?: object }).socket) ? 'request_timeout' : 'body_incomplete'));
     };
-    // Listened to while the body waits too: a client gone, or cut by the deadline, leaves the queue.
+    stream.on('data', onData);
+    stream.once('end', onEnd);
     stream.once('error', onError);
     stream.once('aborted', onAborted);
-    const start = () => {
-      stream.on('data', onData);
-      stream.once('end', onEnd);
-    };
-    if (budget === undefined || !large) start();
-    else done = budget.admit(bytes, start);
+    // A small body is read at once: it holds little, and waiting would only delay it. A large one
+    // that must wait is paused at once: no chunk is taken before it is admitted.
+    if (budget !== undefined && expected >= LARGE_BODY_BYTES) counted = budget.open(expected, () => stream.pause(), () => stream.resume(), () => stream.readableLength > 0);
   });
 }
