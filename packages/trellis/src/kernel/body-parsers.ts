@@ -25,6 +25,8 @@ export function bodyOptions(request: FastifyRequest): ReadBodyOptions {
     contentLength: request.headers['content-length'],
     contentEncoding: request.headers['content-encoding'],
     budget: trellis?.bodyBudget,
+    // The profiler's timeline and Server-Timing show the wait apart from the reading.
+    onWait: (waiting) => publish('phase', () => ({ request, phase: waiting ? 'body-wait' : 'parse', at: performance.now() })),
   };
 }
 const depthOf = (request: FastifyRequest) => request.server.trellis?.config.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;

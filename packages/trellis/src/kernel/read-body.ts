@@ -30,6 +30,8 @@ export interface ReadBodyOptions {
   readonly contentEncoding?: string | undefined;
   /** What large bodies may hold together while read (BODY_MEMORY); unbounded when absent. */
   readonly budget?: BodyBudget | undefined;
+  /** Told when the body starts waiting for the budget (true) and when it is read again (false). */
+  readonly onWait?: ((waiting: boolean) => void) | undefined;
 }
 
 /**
@@ -108,6 +110,19 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
     stream.once('aborted', onAborted);
     // A small body is read at once: it holds little, and waiting would only delay it. A large one
     // that must wait is paused at once: no chunk is taken before it is admitted.
-    if (budget !== undefined && expected >= LARGE_BODY_BYTES) counted = budget.open(expected, () => stream.pause(), () => stream.resume(), () => stream.readableLength > 0);
+    if (budget !== undefined && expected >= LARGE_BODY_BYTES) {
+      counted = budget.open(
+        expected,
+        () => {
+          stream.pause();
+          options.onWait?.(true);
+        },
+        () => {
+          options.onWait?.(false);
+          stream.resume();
+        },
+        () => stream.readableLength > 0,
+      );
+    }
   });
 }

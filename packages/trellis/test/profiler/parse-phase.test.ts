@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { connect } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { createApp } from '../../src/app/create-app.ts';
 import { defineResource } from '../../src/resources/define-resource.ts';
@@ -51,6 +52,35 @@ test('a resource write: parse is the body read and decoded, the processor is the
     // The handler, the body read inside it, then the handler again.
     assert.deepEqual(phases.map((p) => p.name).slice(phases.findIndex((p) => p.name === 'handler')), ['handler', 'parse', 'handler', 'respond', 'terminate']);
     assert.ok(phases.find((p) => p.name === 'parse')!.durationMs < SLOW_MS);
+  } finally {
+    await app.close();
+  }
+});
+
+test('a body that waits for BODY_MEMORY shows the wait apart: body-wait in Server-Timing and the timeline, not parse', async () => {
+  const app = await createApp({ config: testConfig({ PROFILER_DSN: 'memory:', BODY_MEMORY: '150k' }), resources: [Note], database: openDatabase('sqlite::memory:'), tls: null });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const body = JSON.stringify({ text: 'x'.repeat(100_000) });
+    // A first upload sends half its body and holds the budget for HOLD_MS.
+    const HOLD_MS = 400;
+    const first = connect({ port, host: '127.0.0.1' });
+    first.on('error', () => {});
+    first.write(`POST /notes HTTP/1.1\r\nHost: a.test\r\nContent-Type: application/json\r\nAccept: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 50_000)}`);
+    while (app.trellis.bodyBudget.used === 0) await sleep(5);
+    const second = fetch(`http://127.0.0.1:${port}/notes`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+    await sleep(HOLD_MS);
+    first.end(body.slice(50_000));
+    const res = await second;
+    assert.equal(res.status, 201);
+    const timing = durations(String(res.headers.get('server-timing')));
+    assert.ok(timing.get('body-wait')! >= HOLD_MS - 100, `body-wait ${timing.get('body-wait')} ms in ${res.headers.get('server-timing')}`);
+    assert.ok(timing.get('parse')! < HOLD_MS - 100, `parse ${timing.get('parse')} ms in ${res.headers.get('server-timing')}`);
+    await app.profiler!.settled();
+    const profile = (await app.inject({ url: `/_profiler/${res.headers.get('x-debug-token')}.json` })).json() as { collectors: { time: { phases: { name: string }[] } } };
+    const names = profile.collectors.time.phases.map((p) => p.name);
+    assert.deepEqual(names.slice(names.indexOf('parse'), names.indexOf('parse') + 3), ['parse', 'body-wait', 'parse']);
   } finally {
     await app.close();
   }
