@@ -110,6 +110,7 @@ test('a body that receives nothing while others wait gives its place back, keepi
   const b = budget.open(80, () => log.push('pause b'), () => {
     log.push('resume b');
     b.add(80);
+    b.end();
   });
   assert.deepEqual(log, ['pause b']);
   await sleep(150);
@@ -142,12 +143,13 @@ test('a waiting body whose bytes have arrived goes before silent ones queued ahe
   assert.equal(budget.used, 0);
 });
 
-test('a body that receives bytes keeps its place, and so does one received whole (waiting to be decoded)', async () => {
+test('a body that receives bytes keeps its place, and so does one ended (waiting to be decoded)', async () => {
   const budget = new BodyBudget(100, 50);
   const log: string[] = [];
   const sending = body(budget, 'sending', 60, log);
   const whole = body(budget, 'whole', 40, log);
   whole.add(40);
+  whole.end();
   const waiting = body(budget, 'waiting', 50, log);
   for (let i = 0; i < 6; i++) {
     await sleep(25);
@@ -158,6 +160,25 @@ test('a body that receives bytes keeps its place, and so does one received whole
   whole.close();
   assert.deepEqual(log, ['pause waiting', 'resume waiting']);
   waiting.close();
+});
+
+test('a body that received all it announced but never ended (an HTTP/2 stream left open) gives its place back when idle', async () => {
+  const budget = new BodyBudget(100, 50);
+  const log: string[] = [];
+  const open = body(budget, 'open', 100, log);
+  open.add(100);
+  const b = budget.open(80, () => log.push('pause b'), () => {
+    log.push('resume b');
+    b.add(80);
+    b.end();
+  });
+  await sleep(150);
+  // It keeps the 100 bytes it holds; b is read beside it, as no other body is being read.
+  assert.deepEqual(log, ['pause b', 'pause open', 'resume b']);
+  assert.equal(budget.used, 180);
+  b.close();
+  open.close();
+  assert.equal(budget.used, 0);
 });
 
 test('nothing waits: a body may receive nothing for as long as it likes (REQUEST_TIMEOUT is its bound)', async () => {

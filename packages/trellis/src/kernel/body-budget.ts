@@ -2,6 +2,8 @@
 export interface BudgetedBody {
   /** Counts `bytes` just received: the body is alive (see the idle rule). */
   add(bytes: number): void;
+  /** Its last byte arrived: it now waits only for its turn to be decoded, and keeps its place. */
+  end(): void;
   /** The body is read, refused or abandoned: its share is given back. Idempotent. */
   close(): void;
 }
@@ -14,6 +16,8 @@ interface Reader {
   /** Bytes it counts for in the budget: its size while read, what it holds while waiting. */
   charged: number;
   state: 'waiting' | 'reading' | 'closed';
+  /** Whether its last byte arrived (the stream ended). */
+  ended: boolean;
   /** When it was admitted or last received bytes (performance.now()). */
   lastData: number;
   readonly pause: () => void;
@@ -74,7 +78,7 @@ export class BodyBudget {
    * it have arrived unread (a paused stream's buffer).
    */
   open(size: number, pause: () => void, resume: () => void, sending: () => boolean = () => true): BudgetedBody {
-    const reader: Reader = { size, bytes: 0, charged: 0, state: 'waiting', lastData: 0, pause, resume, sending };
+    const reader: Reader = { size, bytes: 0, charged: 0, state: 'waiting', ended: false, lastData: 0, pause, resume, sending };
     if (this.#waiting.length === 0 && this.#fits(reader)) this.#admit(reader);
     else {
       this.#waiting.push(reader);
@@ -83,6 +87,7 @@ export class BodyBudget {
     }
     return {
       add: (bytes) => this.#add(reader, bytes),
+      end: () => void (reader.ended = true),
       close: () => this.#close(reader),
     };
   }
@@ -150,14 +155,16 @@ export class BodyBudget {
 
   /**
    * A body being read that received nothing for the idle time gives back what it has not
-   * received, and waits at the end of the queue. One received whole waits for its turn to be
-   * decoded (turn-queue.ts), not for its client: it keeps its place.
+   * received, and waits at the end of the queue. One ended waits for its turn to be decoded
+   * (turn-queue.ts), not for its client: it keeps its place. Having received as many bytes as it
+   * announced is not ended: an HTTP/2 stream may send its Content-Length and never END_STREAM,
+   * and would hold its share for ever.
    */
   #demoteIdle(): void {
     const now = performance.now();
     for (const reader of this.#reading) {
       if (this.#waiting.length === 0) break;
-      if (now - reader.lastData < this.#idleMs || reader.bytes >= reader.size) continue;
+      if (now - reader.lastData < this.#idleMs || reader.ended) continue;
       this.#reading.delete(reader);
       this.#used -= reader.charged - reader.bytes;
       reader.charged = reader.bytes;

@@ -89,6 +89,7 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
     };
     const onEnd = () => {
       cleanup();
+      counted?.end();
       // A large body waits for a turn of its own: its request's work would otherwise join that
       // of every other body ended in this turn, and new connections wait for all of it.
       if (size < LARGE_BODY_BYTES) decode();
