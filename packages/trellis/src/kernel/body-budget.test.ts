@@ -143,8 +143,28 @@ test('a waiting body whose bytes have arrived goes before silent ones queued ahe
   assert.equal(budget.used, 0);
 });
 
+test('a body arriving slower than the floor while others wait gives its place back: a byte now and then does not keep it', async () => {
+  // 1,000 bytes a second at least; the dribbler sends a byte every 10 ms: 100 a second at most.
+  const budget = new BodyBudget(100, 50, 1000);
+  const log: string[] = [];
+  const dribbler = body(budget, 'dribbler', 90, log);
+  const b = budget.open(80, () => log.push('pause b'), () => {
+    log.push('resume b');
+    b.add(80);
+    b.end();
+  });
+  for (let i = 0; i < 20 && log.length < 3; i++) {
+    await sleep(10);
+    dribbler.add(1);
+  }
+  assert.deepEqual(log, ['pause b', 'pause dribbler', 'resume b']);
+  b.close();
+  dribbler.close();
+  assert.equal(budget.used, 0);
+});
+
 test('a body that receives bytes keeps its place, and so does one ended (waiting to be decoded)', async () => {
-  const budget = new BodyBudget(100, 50);
+  const budget = new BodyBudget(100, 50, 100);
   const log: string[] = [];
   const sending = body(budget, 'sending', 60, log);
   const whole = body(budget, 'whole', 40, log);

@@ -1,6 +1,6 @@
 /** One body read under a budget (`BodyBudget.open`). */
 export interface BudgetedBody {
-  /** Counts `bytes` just received: the body is alive (see the idle rule). */
+  /** Counts `bytes` just received (see the slow-body rule). */
   add(bytes: number): void;
   /** Its last byte arrived: it now waits only for its turn to be decoded, and keeps its place. */
   end(): void;
@@ -18,16 +18,23 @@ interface Reader {
   state: 'waiting' | 'reading' | 'closed';
   /** Whether its last byte arrived (the stream ended). */
   ended: boolean;
-  /** When it was admitted or last received bytes (performance.now()). */
-  lastData: number;
+  /** Since when its rate is measured: when it was admitted, or the end of its last window (performance.now()). */
+  windowStart: number;
+  /** Bytes received since `windowStart`. */
+  windowBytes: number;
   readonly pause: () => void;
   readonly resume: () => void;
   /** Whether bytes of it wait to be read: its client is sending. */
   readonly sending: () => boolean;
 }
 
-/** How long a body being read may receive nothing while others wait, before it gives its place back. */
-const IDLE_MS = 1000;
+/** Over how long a body's rate is measured. */
+const WINDOW_MS = 1000;
+/**
+ * The slowest a body being read may arrive while others wait (16 KB/s, 128 kbit/s: slower than a
+ * poor mobile uplink) before it gives its place back.
+ */
+const MIN_BYTES_PER_SECOND = 16 * 1024;
 
 /**
  * How many bytes of request bodies the process reads into memory at once (BODY_MEMORY).
@@ -40,14 +47,16 @@ const IDLE_MS = 1000;
  * connections upload at once: a hundred clients sending 900 KB each held ~90 MB of chunks and
  * joined copies, and the process's peak followed.
  *
- * A client could announce a large body and send nothing, to hold its share until REQUEST_TIMEOUT:
- * a body that receives nothing for a second while others wait gives its place back. It keeps only
- * what it received, and waits at the end of the queue to be admitted again. Among waiting bodies,
- * those whose bytes have arrived go first.
+ * A client could announce a large body and send nothing, or a byte now and then, to hold its share
+ * until REQUEST_TIMEOUT (slowloris, for bodies): a body that arrives slower than 16 KB/s over a
+ * second while others wait gives its place back. It keeps only what it received, is not refused,
+ * and waits at the end of the queue to be admitted again. Among waiting bodies, those whose bytes
+ * have arrived go first.
  */
 export class BodyBudget {
   readonly #limit: number;
-  readonly #idleMs: number;
+  readonly #windowMs: number;
+  readonly #minBytesPerSecond: number;
   #used = 0;
   readonly #reading = new Set<Reader>();
   readonly #waiting: Reader[] = [];
@@ -55,11 +64,13 @@ export class BodyBudget {
 
   /**
    * @param limit bytes that the bodies being read may hold together
-   * @param idleMs how long a body being read may receive nothing while others wait
+   * @param windowMs over how long a body's rate is measured
+   * @param minBytesPerSecond the slowest a body being read may arrive while others wait
    */
-  constructor(limit: number, idleMs = IDLE_MS) {
+  constructor(limit: number, windowMs = WINDOW_MS, minBytesPerSecond = MIN_BYTES_PER_SECOND) {
     this.#limit = limit;
-    this.#idleMs = idleMs;
+    this.#windowMs = windowMs;
+    this.#minBytesPerSecond = minBytesPerSecond;
   }
 
   /** Bytes the bodies hold or may come to hold: the sizes of those being read, what the waiting ones hold. */
@@ -78,7 +89,7 @@ export class BodyBudget {
    * it have arrived unread (a paused stream's buffer).
    */
   open(size: number, pause: () => void, resume: () => void, sending: () => boolean = () => true): BudgetedBody {
-    const reader: Reader = { size, bytes: 0, charged: 0, state: 'waiting', ended: false, lastData: 0, pause, resume, sending };
+    const reader: Reader = { size, bytes: 0, charged: 0, state: 'waiting', ended: false, windowStart: 0, windowBytes: 0, pause, resume, sending };
     if (this.#waiting.length === 0 && this.#fits(reader)) this.#admit(reader);
     else {
       this.#waiting.push(reader);
@@ -101,14 +112,15 @@ export class BodyBudget {
     this.#used += charge - reader.charged;
     reader.charged = charge;
     reader.state = 'reading';
-    reader.lastData = performance.now();
+    reader.windowStart = performance.now();
+    reader.windowBytes = 0;
     this.#reading.add(reader);
   }
 
   #add(reader: Reader, bytes: number): void {
     if (reader.state === 'closed') return;
     reader.bytes += bytes;
-    reader.lastData = performance.now();
+    reader.windowBytes += bytes;
     // A body longer than it said (chunked past the limit is refused before): counted as it is.
     if (reader.bytes > reader.charged) {
       this.#used += reader.bytes - reader.charged;
@@ -128,7 +140,7 @@ export class BodyBudget {
   /**
    * Admits waiting bodies while the next fits: the first whose client is sending, else the first.
    * Without the preference, clients that announce bodies and send nothing, queued ahead, would
-   * each hold an upload back for the idle time in turn.
+   * each hold an upload back for a window in turn.
    */
   #drain(): void {
     while (this.#waiting.length > 0) {
@@ -149,22 +161,26 @@ export class BodyBudget {
   /** While bodies wait, looks for bodies being read that receive nothing. */
   #watch(): void {
     if (this.#timer !== null) return;
-    this.#timer = setInterval(() => this.#demoteIdle(), Math.max(10, this.#idleMs / 2));
+    this.#timer = setInterval(() => this.#demoteSlow(), Math.max(10, this.#windowMs / 2));
     this.#timer.unref();
   }
 
   /**
-   * A body being read that received nothing for the idle time gives back what it has not
-   * received, and waits at the end of the queue. One ended waits for its turn to be decoded
-   * (turn-queue.ts), not for its client: it keeps its place. Having received as many bytes as it
-   * announced is not ended: an HTTP/2 stream may send its Content-Length and never END_STREAM,
-   * and would hold its share for ever.
+   * A body being read whose window is over, and that received less than the slowest rate in it
+   * while others wait, gives back what it has not received, and waits at the end of the queue.
+   * One ended waits for its turn to be decoded (turn-queue.ts), not for its client: it keeps its
+   * place. Having received as many bytes as it announced is not ended: an HTTP/2 stream may send
+   * its Content-Length and never END_STREAM, and would hold its share for ever.
    */
-  #demoteIdle(): void {
+  #demoteSlow(): void {
     const now = performance.now();
     for (const reader of this.#reading) {
-      if (this.#waiting.length === 0) break;
-      if (now - reader.lastData < this.#idleMs || reader.ended) continue;
+      const elapsed = now - reader.windowStart;
+      if (elapsed < this.#windowMs || reader.ended) continue;
+      const slow = reader.windowBytes < (this.#minBytesPerSecond * elapsed) / 1000;
+      reader.windowStart = now;
+      reader.windowBytes = 0;
+      if (!slow || this.#waiting.length === 0) continue;
       this.#reading.delete(reader);
       this.#used -= reader.charged - reader.bytes;
       reader.charged = reader.bytes;

@@ -148,6 +148,28 @@ test('clients that announce bodies and send nothing, queued ahead of an upload, 
   await until(() => budget().used === 0 && budget().waiting === 0, 'the budget given back');
 });
 
+test('a client that dribbles its body a byte at a time gives its place back while an upload waits, and is cut by REQUEST_TIMEOUT in the end', async () => {
+  const started = Date.now();
+  const dribbler = upload(bodyOf(100_000), 1000);
+  await until(() => budget().used === 100_000, 'the dribbler admitted');
+  let sent = 1000;
+  const drip = setInterval(() => {
+    if (!dribbler.socket.destroyed) dribbler.socket.write('x');
+    sent++;
+  }, 200);
+  try {
+    const b = upload(bodyOf(100_000, 'b'), 100_000);
+    const rb = await b.response;
+    const waited = Date.now() - started;
+    assert.match(rb, /^HTTP\/1\.1 200 OK[^]*"length":99992/);
+    assert.ok(waited < 2500, `answered after ${waited} ms, the dribbler having sent ${sent} bytes`);
+    assert.match(await dribbler.response, /^HTTP\/1\.1 408 Request Timeout/);
+  } finally {
+    clearInterval(drip);
+  }
+  await until(() => budget().used === 0 && budget().waiting === 0, 'the budget given back');
+});
+
 test('a chunked body, of unknown length, is counted at the body limit: it waits for a large body being read', async () => {
   const a = upload(bodyOf(100_000), 1000);
   await until(() => budget().used === 100_000, 'the first body admitted');
