@@ -61,10 +61,15 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   const outage = OUTAGES.get(httpError.code);
   if (outage) {
     // While a dependency is away every request that needs it fails alike: one warning per
-    // interval with the count, not a stack per request.
-    const count = outage.log.hit();
+    // interval with the count, not a stack per request. The failures of the outage's last
+    // interval are told when it ends (on the app's logger: no request is the one they belong to),
+    // not left to open the next outage's first line.
     const cause = httpError.cause instanceof Error ? httpError.cause.message : String(httpError.cause);
-    if (count !== null) log.warn({ status: httpError.status, code: httpError.code, channel: 'request', failures: count }, `${outage.what} unavailable (${cause}): ${count} ${count === 1 ? 'request' : 'requests'} answered ${httpError.status} since the last report.`);
+    const { status, code } = httpError;
+    const line = (count: number) => `${outage.what} unavailable (${cause}): ${count} ${count === 1 ? 'request' : 'requests'} answered ${status} since the last report.`;
+    const serverLog = request.server.log;
+    const count = outage.log.hitOrLater((late) => serverLog.warn({ status, code, channel: 'request', failures: late }, line(late)));
+    if (count !== null) log.warn({ status, code, channel: 'request', failures: count }, line(count));
   } else if (log.isLevelEnabled?.(level) !== false) {
     const logContext = { status: httpError.status, code: httpError.code, channel: 'request' };
     const message = `Uncaught exception ${httpError.className}: "${httpError.message}"`;
