@@ -140,12 +140,13 @@ export class ProfileWriter {
    */
   #fail(error: unknown): void {
     this.#dropped++;
-    const count = this.#failures.hit();
-    if (count === null) return;
     const message = error instanceof Error ? error.message : String(error);
-    const line = `Profile store unavailable: ${count.toLocaleString('en-US')} ${count === 1 ? 'profile' : 'profiles'} dropped since the last report (${message}).`;
-    if (this.#dropped === 1) this.#log.error({ err: error, channel: 'profiler', dropped: count }, line);
-    else this.#log.error({ channel: 'profiler', dropped: count, total: this.#dropped }, line);
+    const line = (count: number) => `Profile store unavailable: ${count.toLocaleString('en-US')} ${count === 1 ? 'profile' : 'profiles'} dropped since the last report (${message}).`;
+    // The losses of an outage's last interval are told when it ends, not by the next outage's first line.
+    const count = this.#failures.hitOrLater((late) => this.#log.error({ channel: 'profiler', dropped: late, total: this.#dropped }, line(late)));
+    if (count === null) return;
+    if (this.#dropped === 1) this.#log.error({ err: error, channel: 'profiler', dropped: count }, line(count));
+    else this.#log.error({ channel: 'profiler', dropped: count, total: this.#dropped }, line(count));
   }
 
   #settle(): void {
