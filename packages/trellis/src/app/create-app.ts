@@ -2,6 +2,8 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { clientErrorHandler } from '../kernel/client-error-handler.ts';
 import { answerProtocolRefusals, capPipelinedRequests } from '../kernel/protocol-refusals.ts';
 import { rerouteMalformedUrl } from '../kernel/malformed-url.ts';
+import { http2Deadline } from '../kernel/http2-deadline.ts';
+import type { Http2SecureServer } from 'node:http2';
 import type { ServerOptions } from 'node:http';
 import type { Logger } from 'pino';
 import { loadConfig, type TrellisConfig } from './config.ts';
@@ -101,6 +103,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
   ) as unknown as FastifyInstance;
 
   answerProtocolRefusals(app.server as unknown as Parameters<typeof answerProtocolRefusals>[0]);
+  // HTTP/2 streams: Node's deadline options above are HTTP/1.1's only.
+  if (tls) http2Deadline(app.server as unknown as Http2SecureServer, config.requestTimeoutMs);
   capPipelinedRequests(app.server, app.log);
 
   const name = options.name ?? 'Trellis API';

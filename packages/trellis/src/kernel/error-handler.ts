@@ -88,6 +88,9 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     value: format.render(view, mediaType, request),
   }));
   reply.code(view.status).headers(view.headers);
+  // Fastify asks to close the connection after a body that failed to parse; HTTP/2 has no such
+  // header (RFC 9113 §8.2.2), and Node drops it with a warning printed to stderr.
+  if (request.raw.httpVersionMajor === 2) reply.removeHeader('connection');
   addAcceptPatch(httpError, request, reply);
   if (format.headers) reply.headers(format.headers);
   // RFC 9110 §12.5.5: the representation depends on Accept.

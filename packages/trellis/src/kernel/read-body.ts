@@ -3,6 +3,7 @@ import { HttpError } from './http-error.ts';
 import { ellipsis } from '../logging/cut-string.ts';
 import { cutByRequestTimeout } from './client-error-handler.ts';
 import { TurnQueue } from './turn-queue.ts';
+import { whenDeadlinePasses } from './http2-deadline.ts';
 import type { BodyBudget, BudgetedBody } from './body-budget.ts';
 
 /**
@@ -55,10 +56,12 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
     let counted: BudgetedBody | null = null;
     const resolve = (text: string) => {
       counted?.close();
+      forget();
       resolveBody(text);
     };
     const reject = (error: unknown) => {
       counted?.close();
+      forget();
       rejectBody(error);
     };
     const cleanup = () => {
@@ -105,6 +108,11 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
       cleanup();
       reject(HttpError.of(cutByRequestTimeout((stream as { socket?: object }).socket) ? 'request_timeout' : 'body_incomplete'));
     };
+    // An HTTP/2 request's deadline passed (http2-deadline.ts): it ends as what it got, 408.
+    const forget = whenDeadlinePasses(stream, () => {
+      cleanup();
+      reject(HttpError.of('request_timeout'));
+    });
     stream.on('data', onData);
     stream.once('end', onEnd);
     stream.once('error', onError);
