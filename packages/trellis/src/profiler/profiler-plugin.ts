@@ -31,6 +31,10 @@ import type { LiveRouteOptions } from './live/live-route.ts';
 import { ProfilerCsrf } from './pins/profiler-csrf.ts';
 import { settledWithin } from './settled-within.ts';
 
+/** Slots of the token space for processes sharing a store: 16, the first hex digit of a token. */
+const ISSUER_SLOT_BITS = 4;
+const ISSUER_SLOTS = 1 << ISSUER_SLOT_BITS;
+
 export interface ProfilerPluginOptions {
   readonly config: TrellisConfig;
   /** A store to use instead of the one `PROFILER_DSN` names (tests, benchmarks). Not closed by the app. */
@@ -90,6 +94,13 @@ export const profilerPlugin = fp(
     } catch (error) {
       // A store that cannot answer now must not stop the app: a clash is caught when writing.
       app.log.error({ err: error, channel: 'profiler' }, `The profiler could not read the stored tokens: ${(error as Error)?.message}`);
+    }
+    // Processes sharing the store draw tokens from slots of their own: each knows only the tokens
+    // stored when it started and those it issued, so they drew each other's (token.ts).
+    try {
+      await storage.claimIssuerSlot?.(ISSUER_SLOTS, (slot) => issuer.partition(slot, ISSUER_SLOT_BITS));
+    } catch (error) {
+      app.log.warn({ err: error, channel: 'profiler' }, `The profiler could not claim a token slot in its store: ${(error as Error)?.message}`);
     }
     const build = { maxBodyBytes: settings.maxBodyBytes, redactKeys: settings.redactKeys };
     // A store named by its DSN is opened a second time by the profiler thread, which builds and

@@ -80,3 +80,20 @@ test('a token given back (its request not kept) no longer pushes stored tokens o
   issuer.forget('zzzzzz');
   issuer.forget(stored[0]!.replace(/./, (c) => (c === '0' ? '1' : '0')));
 });
+
+test('a partitioned issuer draws only tokens of its slot; issuers of two slots never draw the same token', () => {
+  const a = new TokenIssuer(50_000);
+  const b = new TokenIssuer(50_000);
+  a.partition(3, 4);
+  b.partition(12, 4);
+  const fromA = new Set(Array.from({ length: 20_000 }, () => a.issue()));
+  const fromB = Array.from({ length: 20_000 }, () => b.issue());
+  assert.equal(fromA.size, 20_000);
+  assert.ok([...fromA].every((t) => t.startsWith('3')), 'a token of A outside its slot');
+  assert.ok(fromB.every((t) => t.startsWith('c')), 'a token of B outside its slot');
+  assert.equal(fromB.filter((t) => fromA.has(t)).length, 0);
+  // Unpartitioned again: the whole space.
+  a.partition(null, 4);
+  const firsts = new Set(Array.from({ length: 2000 }, () => a.issue()[0]));
+  assert.equal(firsts.size, 16);
+});

@@ -60,6 +60,9 @@ export function issuedTokensKnown(maxProfiles: number): number {
  */
 export class TokenIssuer {
   readonly #known = new Uint8Array(SPACE / 8);
+  /** The high bits every issued token carries (`partition`), and the random bits below them. */
+  #high = 0;
+  #low = SPACE - 1;
   /** Known tokens, oldest first, as a ring: the oldest is forgotten once `capacity` is reached. */
   readonly #ring: Int32Array;
   #next = 0;
@@ -83,9 +86,25 @@ export class TokenIssuer {
     return isToken(token) && this.#has(parseInt(token, 16));
   }
 
+  /**
+   * Issues only tokens whose top `bits` bits are `slot` (a number in [0, 2^bits)), or any token
+   * again with `null`. Processes writing to one store hold different slots (storage's
+   * `claimIssuerSlot`), so their tokens cannot clash, where each knew only its own and those stored
+   * when it started.
+   */
+  partition(slot: number | null, bits: number): void {
+    if (slot === null) {
+      this.#high = 0;
+      this.#low = SPACE - 1;
+      return;
+    }
+    this.#high = (slot << (24 - bits)) >>> 0;
+    this.#low = (1 << (24 - bits)) - 1;
+  }
+
   issue(maxAttempts = 64): string {
     for (let i = 0; i < maxAttempts; i++) {
-      const value = randomValue();
+      const value = this.#high | (randomValue() & this.#low);
       if (this.#has(value)) continue;
       this.#remember(value);
       return tokenOf(value);

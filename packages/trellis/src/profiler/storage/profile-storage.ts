@@ -33,6 +33,11 @@ export interface RetentionOptions {
  * - `openFeed`, on a store several processes share (Redis), is the feed of the profiles every one
  *   of them writes (live/profile-feed.ts); it opens no connection before it is subscribed to.
  *   A store without it is fed by the profiler of this process.
+ * - `claimIssuerSlot`, on a store several processes share, claims one of `slots` slots no other
+ *   process writing to it holds, calls `onChange` with it (and with null or another slot if it is
+ *   lost and claimed again), and keeps it until `close`: the profiler then issues only tokens of its
+ *   slot (token.ts, `partition`), so processes never draw each other's tokens. With every slot
+ *   held, `onChange(null)`. A store without it is written by one process.
  */
 export interface ProfileStorage {
   write(record: ProfileRecord): Promise<void>;
@@ -43,6 +48,7 @@ export interface ProfileStorage {
   purge(options?: PurgeOptions): Promise<void>;
   close(): Promise<void>;
   openFeed?(): ProfileFeed;
+  claimIssuerSlot?(slots: number, onChange: (slot: number | null) => void): Promise<void>;
 }
 
 export interface PurgeOptions {

@@ -81,3 +81,28 @@ describe('redis writes retried after a lost reply', { skip: service.skip }, () =
     }
   });
 });
+
+describe('token slots of processes sharing a Redis store', { skip: service.skip }, () => {
+  test('each store claims a slot no other holds; with every slot held, none; a closed one gives its slot back', async () => {
+    const prefix = `trellis-test:profiler-slots:${process.pid}:`;
+    // Clients of their own: close() quits a client the store owns, as the profiler's does.
+    const open = () => new RedisProfileStorage(new Redis(service.url!, { maxRetriesPerRequest: 1 }), { maxProfiles: 10, ttlSeconds: 60, prefix, ownsClient: true });
+    const stores = [open(), open(), open()];
+    const slots: (number | null)[][] = [[], [], []];
+    try {
+      for (const [i, store] of stores.entries()) await store.claimIssuerSlot(2, (slot) => slots[i]!.push(slot));
+      const held = slots.map((s) => s.at(-1));
+      assert.deepEqual(held.slice(0, 2).sort(), [0, 1]);
+      assert.equal(held[2], null, 'two slots, three stores: the third draws from the whole space');
+      const freed = held[0]!;
+      await stores[0]!.close();
+      assert.equal(await client!.get(`${prefix}issuer-slot:${freed}`), null);
+      await stores[2]!.claimIssuerSlot(2, (slot) => slots[2]!.push(slot));
+      assert.equal(slots[2]!.at(-1), freed);
+    } finally {
+      await stores[1]!.close();
+      await stores[2]!.close();
+      for (const key of await client!.keys(`${prefix}*`)) await client!.del(key);
+    }
+  });
+});

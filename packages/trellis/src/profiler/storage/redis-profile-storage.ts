@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RedisIssuerSlot } from './redis-issuer-slot.ts';
 import { matchesQuery, toSummary, type ProfileQuery, type ProfileSummary } from '../profile.ts';
 import { RedisProfileFeed } from '../live/redis-profile-feed.ts';
 import type { ProfileFeed } from '../live/profile-feed.ts';
@@ -9,7 +10,7 @@ import { defineProfileScripts, PIN_COMMAND, TRIM_COMMAND, WRITE_COMMAND } from '
 /** The commands this store uses; an ioredis client (or cluster-aware wrapper) fits. */
 export type RedisProfileClient = Pick<
   Redis,
-  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit' | 'disconnect' | 'duplicate'
+  'get' | 'zcount' | 'zrange' | 'zrevrangebyscore' | 'mget' | 'zrem' | 'del' | 'scan' | 'pipeline' | 'defineCommand' | 'quit' | 'disconnect' | 'duplicate' | 'set' | 'incr' | 'eval'
 >;
 
 export interface RedisProfileStorageOptions extends RetentionOptions {
@@ -61,6 +62,7 @@ export class RedisProfileStorage implements ProfileStorage {
   #seq = 0;
   #pending: PendingWrite[] = [];
   #flushing: Promise<void> | null = null;
+  #slot: RedisIssuerSlot | null = null;
 
   constructor(client: RedisProfileClient, options: RedisProfileStorageOptions) {
     this.#client = client;
@@ -247,8 +249,15 @@ export class RedisProfileStorage implements ProfileStorage {
     return new RedisProfileFeed(() => this.#client.duplicate(), `${this.#prefix}live`);
   }
 
+  async claimIssuerSlot(slots: number, onChange: (slot: number | null) => void): Promise<void> {
+    await this.#slot?.release();
+    this.#slot = new RedisIssuerSlot(this.#client, this.#prefix, slots, onChange);
+    await this.#slot.claim();
+  }
+
   async close(): Promise<void> {
     await this.#flushing;
+    await this.#slot?.release();
     if (!this.#options.ownsClient) return;
     // QUIT waits for Redis's answer: on a partitioned connection (nothing closed, no reply) it
     // waited for ever, and a SIGTERM took the whole shutdown grace and exited 1.

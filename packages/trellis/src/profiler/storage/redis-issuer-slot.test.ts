@@ -1,0 +1,54 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { redisForTests } from '../../testing/services.ts';
+import { RedisIssuerSlot } from './redis-issuer-slot.ts';
+
+const service = await redisForTests();
+
+describe('a token slot held in Redis', { skip: service.skip }, () => {
+  const prefix = `trellis-test:issuer-slot:${process.pid}:`;
+  let client: Redis;
+  before(() => {
+    client = new Redis(service.url!, { maxRetriesPerRequest: 1 });
+  });
+  after(async () => {
+    for (const key of await client.keys(`${prefix}*`)) await client.del(key);
+    await client.quit();
+  });
+
+  test('is held under a lease, renewed; one lost (taken over after a pause past the lease) is told, and another claimed', async () => {
+    const changes: (number | null)[] = [];
+    const slot = new RedisIssuerSlot(client, prefix, 4, (index) => changes.push(index), 50);
+    try {
+      const index = await slot.claim();
+      assert.notEqual(index, null);
+      assert.deepEqual(changes, [index]);
+      const key = `${prefix}issuer-slot:${index}`;
+      const ttl = await client.ttl(key);
+      assert.ok(ttl > 0 && ttl <= 30, `lease ${ttl} s`);
+      await sleep(150);
+      assert.deepEqual(changes, [index], 'renewed, not lost');
+      // Another process took it over while this one was paused past its lease.
+      await client.set(key, 'someone else', 'EX', 30);
+      for (let i = 0; i < 40 && changes.length < 3; i++) await sleep(25);
+      assert.equal(changes[1], null);
+      assert.notEqual(changes[2], null);
+      assert.notEqual(changes[2], index);
+      assert.equal(await client.get(key), 'someone else', 'the other process keeps it');
+    } finally {
+      await slot.release();
+    }
+    assert.equal(slot.index, null);
+  });
+
+  test('release gives back only its own slot', async () => {
+    const slot = new RedisIssuerSlot(client, `${prefix}own:`, 1, () => {});
+    const index = await slot.claim();
+    assert.equal(index, 0);
+    await client.set(`${prefix}own:issuer-slot:0`, 'someone else', 'EX', 30);
+    await slot.release();
+    assert.equal(await client.get(`${prefix}own:issuer-slot:0`), 'someone else');
+  });
+});
