@@ -52,3 +52,29 @@ describe('a token slot held in Redis', { skip: service.skip }, () => {
     assert.equal(await client.get(`${prefix}own:issuer-slot:0`), 'someone else');
   });
 });
+
+test('a store away when the slot is first claimed is claimed from once it is back', async () => {
+  // A Redis of a few keys, away at first: every command fails, as ioredis's do after their retries.
+  let away = true;
+  const keys = new Map<string, string>();
+  const reach = () => {
+    if (away) throw new Error('Connection is closed.');
+  };
+  const client = {
+    incr: async (key: string) => (reach(), keys.set(key, String(Number(keys.get(key) ?? 0) + 1)), Number(keys.get(key))),
+    set: async (key: string, value: string, ..._: unknown[]) => (reach(), keys.has(key) ? null : (keys.set(key, value), 'OK')),
+    eval: async (_script: string, _n: number, key: string, id: string) => (reach(), keys.get(key) === id ? 1 : 0),
+  };
+  const changes: (number | null)[] = [];
+  const slot = new RedisIssuerSlot(client as never, 'p:', 4, (index) => changes.push(index), 20);
+  try {
+    await assert.rejects(slot.claim());
+    assert.equal(slot.index, null);
+    away = false;
+    for (let i = 0; i < 50 && slot.index === null; i++) await sleep(10);
+    assert.notEqual(slot.index, null, 'never claimed once the store was back');
+    assert.equal(changes.at(-1), slot.index);
+  } finally {
+    await slot.release();
+  }
+});

@@ -44,6 +44,10 @@ export class RedisIssuerSlot {
 
   /** Claims a free slot and keeps it renewed; tells `onChange` which. */
   async claim(): Promise<number | null> {
+    // Renewals start now, whatever this claim's fate: a store away at startup (the claim throws)
+    // is claimed from when it is back, where nothing tried again and the process drew from every
+    // slot for the rest of its life.
+    this.#keepRenewing();
     const start = (await this.#client.incr(`${this.#prefix}issuer-claims`)) % this.#slots;
     for (let i = 0; i < this.#slots && !this.#closed; i++) {
       const index = (start + i) % this.#slots;
@@ -73,10 +77,13 @@ export class RedisIssuerSlot {
     if (this.#closed) return;
     this.#index = index;
     this.#onChange(index);
-    if (this.#timer === null) {
-      this.#timer = setInterval(() => void this.#renew(), this.#renewMs);
-      this.#timer.unref();
-    }
+    this.#keepRenewing();
+  }
+
+  #keepRenewing(): void {
+    if (this.#timer !== null || this.#closed) return;
+    this.#timer = setInterval(() => void this.#renew(), this.#renewMs);
+    this.#timer.unref();
   }
 
   /** Renews the lease; a slot lost (or none held) is claimed again. A store away is tried again next time. */
