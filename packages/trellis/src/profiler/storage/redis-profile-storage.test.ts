@@ -106,3 +106,28 @@ describe('token slots of processes sharing a Redis store', { skip: service.skip 
     }
   });
 });
+
+describe('purge and the token slots', { skip: service.skip }, () => {
+  test('a purge deletes the profiles, not the slots the processes writing here hold', async () => {
+    const prefix = `trellis-test:profiler-purge-slots:${process.pid}:`;
+    const open = () => new RedisProfileStorage(new Redis(service.url!, { maxRetriesPerRequest: 1 }), { maxProfiles: 10, ttlSeconds: 60, prefix, ownsClient: true });
+    const [first, second] = [open(), open()];
+    const held: (number | null)[] = [null, null];
+    try {
+      await first.claimIssuerSlot(16, (slot) => (held[0] = slot));
+      const [profile] = [...syntheticProfiles(1)];
+      await first.write(recordOf(profile!));
+      await first.purge();
+      assert.equal(await client!.zcard(`${prefix}time`), 0, 'the profiles are gone');
+      // A process starting now must not be handed the slot the first still issues from.
+      await second.claimIssuerSlot(16, (slot) => (held[1] = slot));
+      assert.notEqual(held[0], null);
+      assert.notEqual(held[1], held[0]);
+      assert.equal(await client!.exists(`${prefix}issuer-slot:${held[0]}`), 1);
+    } finally {
+      await first.close();
+      await second.close();
+      for (const key of await client!.keys(`${prefix}*`)) await client!.del(key);
+    }
+  });
+});

@@ -238,7 +238,9 @@ export class RedisProfileStorage implements ProfileStorage {
     let cursor = '0';
     do {
       const [next, keys] = await this.#client.scan(cursor, 'MATCH', `${k}*`, 'COUNT', 1000);
-      const doomed = keys.filter((key) => !kept.has(key));
+      // The token slots of the processes writing here are theirs, not profiles: deleted, a process
+      // starting before their next renewal claimed a slot another was issuing from.
+      const doomed = keys.filter((key) => !kept.has(key) && !key.startsWith(`${k}issuer-`));
       if (doomed.length > 0) await this.#client.del(...doomed);
       cursor = next;
     } while (cursor !== '0');
