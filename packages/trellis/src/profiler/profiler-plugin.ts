@@ -98,7 +98,14 @@ export const profilerPlugin = fp(
     // Processes sharing the store draw tokens from slots of their own: each knows only the tokens
     // stored when it started and those it issued, so they drew each other's (token.ts).
     try {
-      await storage.claimIssuerSlot?.(ISSUER_SLOTS, (slot) => issuer.partition(slot, ISSUER_SLOT_BITS));
+      let claimed = false;
+      await storage.claimIssuerSlot?.(ISSUER_SLOTS, (slot) => {
+        issuer.partition(slot, ISSUER_SLOT_BITS);
+        // A slot claimed later (the first lost, or none free at startup) may hold tokens other
+        // processes stored: they are read again, as at startup.
+        if (claimed && slot !== null) void storage.tokens(settings.maxProfiles).then((tokens) => issuer.seed(tokens), () => undefined);
+        claimed = true;
+      });
     } catch (error) {
       app.log.warn({ err: error, channel: 'profiler' }, `The profiler could not claim a token slot in its store: ${(error as Error)?.message}`);
     }

@@ -78,3 +78,32 @@ test('a store away when the slot is first claimed is claimed from once it is bac
     await slot.release();
   }
 });
+
+test('a slot whose lease ran out while the store was away is claimed again first, when nobody took it', async () => {
+  let away = false;
+  const keys = new Map<string, string>();
+  const reach = () => {
+    if (away) throw new Error('Connection is closed.');
+  };
+  const client = {
+    incr: async (key: string) => (reach(), keys.set(key, String(Number(keys.get(key) ?? 0) + 1)), Number(keys.get(key))),
+    set: async (key: string, value: string, ..._: unknown[]) => (reach(), keys.has(key) ? null : (keys.set(key, value), 'OK')),
+    eval: async (_script: string, _n: number, key: string, id: string) => (reach(), keys.get(key) === id ? 1 : 0),
+  };
+  const changes: (number | null)[] = [];
+  const slot = new RedisIssuerSlot(client as never, 'p:', 16, (index) => changes.push(index), 20);
+  try {
+    const first = await slot.claim();
+    assert.notEqual(first, null);
+    // Away past the lease: its key expired, and the shared counter moved on meanwhile.
+    away = true;
+    await sleep(60);
+    keys.delete(`p:issuer-slot:${first}`);
+    keys.set('p:issuer-claims', '7');
+    away = false;
+    for (let i = 0; i < 50 && changes.length < 3; i++) await sleep(10);
+    assert.deepEqual(changes, [first, null, first]);
+  } finally {
+    await slot.release();
+  }
+});

@@ -26,6 +26,8 @@ export class RedisIssuerSlot {
   readonly #id = randomUUID();
   readonly #renewMs: number;
   #index: number | null = null;
+  /** The slot last held, tried first when claiming again. */
+  #last: number | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -48,7 +50,9 @@ export class RedisIssuerSlot {
     // is claimed from when it is back, where nothing tried again and the process drew from every
     // slot for the rest of its life.
     this.#keepRenewing();
-    const start = (await this.#client.incr(`${this.#prefix}issuer-claims`)) % this.#slots;
+    // The slot held before first (a lease run out while the store was away, nobody else took it):
+    // the tokens issued from it stay known.
+    const start = this.#last ?? (await this.#client.incr(`${this.#prefix}issuer-claims`)) % this.#slots;
     for (let i = 0; i < this.#slots && !this.#closed; i++) {
       const index = (start + i) % this.#slots;
       if ((await this.#client.set(this.#key(index), this.#id, 'EX', LEASE_SECONDS, 'NX')) === 'OK') {
@@ -76,6 +80,7 @@ export class RedisIssuerSlot {
   #hold(index: number | null): void {
     if (this.#closed) return;
     this.#index = index;
+    if (index !== null) this.#last = index;
     this.#onChange(index);
     this.#keepRenewing();
   }
