@@ -53,24 +53,32 @@ describe('a token slot held in Redis', { skip: service.skip }, () => {
   });
 });
 
-test('a store away when the slot is first claimed is claimed from once it is back', async () => {
-  // A Redis of a few keys, away at first: every command fails, as ioredis's do after their retries.
-  let away = true;
-  const keys = new Map<string, string>();
+/**
+ * A Redis of a few keys for the commands a slot uses, which can be away: every command then
+ * fails, as ioredis's do after their retries.
+ */
+function fakeRedis(away: boolean) {
+  const state = { away, keys: new Map<string, string>() };
   const reach = () => {
-    if (away) throw new Error('Connection is closed.');
+    if (state.away) throw new Error('Connection is closed.');
   };
+  const { keys } = state;
   const client = {
     incr: async (key: string) => (reach(), keys.set(key, String(Number(keys.get(key) ?? 0) + 1)), Number(keys.get(key))),
     set: async (key: string, value: string, ..._: unknown[]) => (reach(), keys.has(key) ? null : (keys.set(key, value), 'OK')),
     eval: async (_script: string, _n: number, key: string, id: string) => (reach(), keys.get(key) === id ? 1 : 0),
   };
+  return { state, client };
+}
+
+test('a store away when the slot is first claimed is claimed from once it is back', async () => {
+  const { state, client } = fakeRedis(true);
   const changes: (number | null)[] = [];
   const slot = new RedisIssuerSlot(client as never, 'p:', 4, (index) => changes.push(index), 20);
   try {
     await assert.rejects(slot.claim());
     assert.equal(slot.index, null);
-    away = false;
+    state.away = false;
     for (let i = 0; i < 50 && slot.index === null; i++) await sleep(10);
     assert.notEqual(slot.index, null, 'never claimed once the store was back');
     assert.equal(changes.at(-1), slot.index);
@@ -80,27 +88,19 @@ test('a store away when the slot is first claimed is claimed from once it is bac
 });
 
 test('a slot whose lease ran out while the store was away is claimed again first, when nobody took it', async () => {
-  let away = false;
-  const keys = new Map<string, string>();
-  const reach = () => {
-    if (away) throw new Error('Connection is closed.');
-  };
-  const client = {
-    incr: async (key: string) => (reach(), keys.set(key, String(Number(keys.get(key) ?? 0) + 1)), Number(keys.get(key))),
-    set: async (key: string, value: string, ..._: unknown[]) => (reach(), keys.has(key) ? null : (keys.set(key, value), 'OK')),
-    eval: async (_script: string, _n: number, key: string, id: string) => (reach(), keys.get(key) === id ? 1 : 0),
-  };
+  const { state, client } = fakeRedis(false);
+  const { keys } = state;
   const changes: (number | null)[] = [];
   const slot = new RedisIssuerSlot(client as never, 'p:', 16, (index) => changes.push(index), 20);
   try {
     const first = await slot.claim();
     assert.notEqual(first, null);
     // Away past the lease: its key expired, and the shared counter moved on meanwhile.
-    away = true;
+    state.away = true;
     await sleep(60);
     keys.delete(`p:issuer-slot:${first}`);
     keys.set('p:issuer-claims', '7');
-    away = false;
+    state.away = false;
     for (let i = 0; i < 50 && changes.length < 3; i++) await sleep(10);
     assert.deepEqual(changes, [first, null, first]);
   } finally {
