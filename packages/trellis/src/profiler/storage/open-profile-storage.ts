@@ -45,9 +45,12 @@ export async function openProfileStorage(dsn: string, retention: RetentionOption
     // disconnectTimeout: how long a closing client waits for Redis to close the connection before
     // destroying it (ioredis: 2 s); a partitioned Redis never does, and a shutdown waited for it.
     const client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, disconnectTimeout: 500, ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}) });
-    // A store error is logged by the writer and never fails a request; keep ioredis from printing too.
-    client.on('error', () => {});
-    return new RedisProfileStorage(client, { ...retention, ownsClient: true, ...(prefix !== undefined ? { prefix } : {}) });
+    // A store error is logged by the writer and never fails a request; keep ioredis from printing
+    // too. The connection's last error is kept to say why commands fail.
+    let lastError: Error | null = null;
+    client.on('error', (error: Error) => (lastError = error));
+    client.on('ready', () => (lastError = null));
+    return new RedisProfileStorage(client, { ...retention, ownsClient: true, connectionError: () => lastError, ...(prefix !== undefined ? { prefix } : {}) });
   }
   throw new Error(`Unsupported PROFILER_DSN "${dsn}": expected memory:, sqlite:<file> or redis://…`);
 }

@@ -21,6 +21,8 @@ export interface RedisProfileStorageOptions extends RetentionOptions {
   /** Quit the client on close (true when the store opened it). */
   readonly ownsClient?: boolean;
   readonly now?: () => number;
+  /** The client's last connection error while it is not connected, if known: what a failed command is blamed on. */
+  readonly connectionError?: () => Error | null;
 }
 
 interface PendingWrite {
@@ -91,7 +93,8 @@ export class RedisProfileStorage implements ProfileStorage {
       try {
         await this.#writeBatch(batch);
       } catch (error) {
-        for (const item of batch) item.reject(error);
+        const reason = this.#explained(error);
+        for (const item of batch) item.reject(reason);
       }
     }
     this.#flushing = null;
@@ -120,7 +123,7 @@ export class RedisProfileStorage implements ProfileStorage {
     const replies = (await pipeline.exec()) ?? [];
     batch.forEach(({ record, resolve, reject }, i) => {
       const [error, flags] = replies[Math.floor(i / WRITE_CHUNK)] ?? [new Error('No reply from Redis')];
-      if (error) reject(error);
+      if (error) reject(this.#explained(error));
       else if ((flags as unknown[])[i % WRITE_CHUNK] !== 1) reject(new TokenTakenError(record.token));
       else resolve();
     });
@@ -249,6 +252,17 @@ export class RedisProfileStorage implements ProfileStorage {
   /** The profiles every process writes here, from `<prefix>live` (redis-profile-feed.ts). */
   openFeed(): ProfileFeed {
     return new RedisProfileFeed(() => this.#client.duplicate(), `${this.#prefix}live`);
+  }
+
+  /**
+   * ioredis fails the commands queued while it reconnects with "Reached the max retries per request
+   * limit (which is 2)…", which names no cause: the connection's own error (ECONNREFUSED, a DNS
+   * failure) does, and the store's outage lines quote it.
+   */
+  #explained(error: unknown): unknown {
+    const cause = this.#options.connectionError?.();
+    if (!(error instanceof Error) || error.name !== 'MaxRetriesPerRequestError' || !cause) return error;
+    return new Error(`Redis is unreachable: ${cause.message}`, { cause: error });
   }
 
   async claimIssuerSlot(slots: number, onChange: (slot: number | null) => void): Promise<void> {
