@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { clientErrorHandler } from '../kernel/client-error-handler.ts';
 import { answerProtocolRefusals, capPipelinedRequests } from '../kernel/protocol-refusals.ts';
 import { rerouteMalformedUrl } from '../kernel/malformed-url.ts';
-import { http2Deadline } from '../kernel/http2-deadline.ts';
+import { http2Deadline, whenAnsweredByDeadline } from '../kernel/http2-deadline.ts';
 import type { Http2SecureServer } from 'node:http2';
 import type { ServerOptions } from 'node:http';
 import type { Logger } from 'pino';
@@ -107,7 +107,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Fastify
 
   answerProtocolRefusals(app.server as unknown as Parameters<typeof answerProtocolRefusals>[0]);
   // HTTP/2 streams: Node's deadline options above are HTTP/1.1's only.
-  if (tls) http2Deadline(app.server as unknown as Http2SecureServer, config.requestTimeoutMs);
+  if (tls) {
+    http2Deadline(app.server as unknown as Http2SecureServer, config.requestTimeoutMs);
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.raw.httpVersionMajor === 2) whenAnsweredByDeadline(request.raw, () => reply.hijack());
+      done();
+    });
+  }
   capPipelinedRequests(app.server, app.log);
 
   const name = options.name ?? 'Trellis API';

@@ -5,6 +5,17 @@ import { problemBody } from './raw-problem-answer.ts';
 
 /** What a body being read does when its request's deadline passes (read-body.ts): it fails, 408. */
 const readers = new WeakMap<object, () => void>();
+/** How to stop the app answering a request the deadline answered itself (its reply, hijacked). */
+const apps = new WeakMap<object, () => void>();
+
+/**
+ * Registers how the app's answer to `request` is given up when the deadline answers it itself: a
+ * handler that answers later is then ignored, where Fastify warned "Reply was already sent, did
+ * you forget to return reply", blaming the app for the deadline.
+ */
+export function whenAnsweredByDeadline(request: object, giveUp: () => void): void {
+  apps.set(request, giveUp);
+}
 
 /**
  * Registers what to do if the deadline of the request whose body `stream` is passes while it is
@@ -56,6 +67,7 @@ export function http2Deadline(server: Http2SecureServer, timeoutMs: number): voi
         readers.delete(request);
         cut();
       } else if (!response.headersSent) {
+        apps.get(request)?.();
         const body = problemBody(HttpError.of('request_timeout'));
         response.writeHead(408, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) });
         response.end(body);

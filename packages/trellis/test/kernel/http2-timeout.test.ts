@@ -13,15 +13,20 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../src/index.ts';
 import { testConfig } from '../../src/testing/index.ts';
+import { createLogger } from '../../src/logging/create-logger.ts';
+import { Writable } from 'node:stream';
 
 const LIMIT_MS = 2000;
 let app: FastifyInstance;
 let session: http2.ClientHttp2Session;
 let varDir: string;
+const lines: string[] = [];
 
 before(async () => {
   varDir = mkdtempSync(join(tmpdir(), 'trellis-h2-timeout-'));
-  app = await createApp({ config: testConfig({ HTTPS: '1', PROFILER: '0', REQUEST_TIMEOUT: `${LIMIT_MS / 1000}s`, BODY_MEMORY: '150k' }), varDir });
+  const config = testConfig({ HTTPS: '1', PROFILER: '0', REQUEST_TIMEOUT: `${LIMIT_MS / 1000}s`, BODY_MEMORY: '150k' });
+  const logger = createLogger({ level: 'info', captureRequestRecords: false, destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) });
+  app = await createApp({ config, varDir, logger });
   app.post('/echo', async (request) => ({ length: ((request.body as { a: string }).a ?? '').length }));
   // A route that never reads its body (its parser hands it the stream unread) and is slow to answer.
   app.post('/ignore', { config: { deferBody: true } }, async () => {
@@ -93,10 +98,15 @@ test('a body nobody reads is cut too: the deadline answers 408 itself, and the l
   cutInTime(r);
   assert.equal(r.status, 408);
   assert.equal((JSON.parse(r.body) as { code: string }).code, 'request_timeout');
-  // The route's own answer comes after: nothing breaks, the next request is served.
+  // The route's own answer comes after: given up without a word blaming the app, and the next
+  // request is served.
   await new Promise((resolve) => setTimeout(resolve, 700));
   const next = await post('/echo', 100, 100, { end: true });
   assert.equal(next.status, 200);
+  const warnings = lines.map((l) => JSON.parse(l) as { level: number; msg?: string; err?: { message?: string } }).filter((l) => l.level >= 40 && /already sent/i.test(`${l.msg} ${l.err?.message}`));
+  assert.deepEqual(warnings, []);
+  // Its log line tells what the client got.
+  assert.ok(lines.some((l) => (JSON.parse(l) as { msg?: string }).msg === 'POST /ignore 408'), lines.filter((l) => l.includes('/ignore')).join('\n'));
 });
 
 test('streams that hold BODY_MEMORY without ending it are cut, and give their share back', { timeout: 15_000 }, async () => {
