@@ -3,6 +3,9 @@ import type { Readable } from 'node:stream';
 import { HttpError } from './http-error.ts';
 import { problemBody } from './raw-problem-answer.ts';
 
+/** How long after the deadline a stream whose answer has not been written is reset all the same. */
+const FALLBACK_MS = 1000;
+
 /** What a body being read does when its request's deadline passes (read-body.ts): it fails, 408. */
 const readers = new WeakMap<object, () => void>();
 /** How to stop the app answering a request the deadline answered itself (its reply, hijacked). */
@@ -63,6 +66,13 @@ export function http2Deadline(server: Http2SecureServer, timeoutMs: number): voi
       // waits for the stream to close, which a client still sending never lets happen.
       if (stream.writableEnded) reset();
       else stream.once('finish', reset);
+      // Whatever becomes of the answer (an app that never sends it), the stream does not outlive
+      // the deadline by more than a moment.
+      const fallback = setTimeout(() => {
+        if (!stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
+      }, FALLBACK_MS);
+      fallback.unref();
+      stream.once('close', () => clearTimeout(fallback));
       if (cut !== undefined) {
         readers.delete(request);
         cut();

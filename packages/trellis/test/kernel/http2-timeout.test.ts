@@ -33,6 +33,13 @@ before(async () => {
     await new Promise((r) => setTimeout(r, LIMIT_MS + 500));
     return { ignored: true };
   });
+  // A route that starts its answer and never ends it, its request's body never read.
+  app.post('/stuck', { config: { deferBody: true } }, async (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/plain' });
+    reply.raw.write('started');
+    await new Promise(() => {});
+  });
   app.get('/slow', async () => {
     await new Promise((r) => setTimeout(r, LIMIT_MS + 500));
     return { slow: true };
@@ -65,7 +72,11 @@ function post(path: string, length: number, sent: number, options: { dribble?: b
   const drip = options.dribble ? setInterval(() => stream.writable && stream.write('x'), 200) : undefined;
   let status = 0;
   let text = '';
-  stream.on('response', (headers) => (status = Number(headers[':status'])));
+  stream.on('response', (headers) => {
+    status = Number(headers[':status']);
+    // Answered: a client stops sending its body.
+    clearInterval(drip);
+  });
   stream.setEncoding('utf8');
   stream.on('data', (c: string) => (text += c));
   return new Promise((resolve) => {
@@ -107,6 +118,14 @@ test('a body nobody reads is cut too: the deadline answers 408 itself, and the l
   assert.deepEqual(warnings, []);
   // Its log line tells what the client got.
   assert.ok(lines.some((l) => (JSON.parse(l) as { msg?: string }).msg === 'POST /ignore 408'), lines.filter((l) => l.includes('/ignore')).join('\n'));
+});
+
+test('a stream whose answer was begun and never ended, its body still coming, is reset shortly after the deadline', { timeout: 15_000 }, async () => {
+  const r = await post('/stuck', 1000, 10);
+  assert.equal(r.status, 200);
+  assert.equal(r.body, 'started');
+  assert.equal(r.rstCode, http2.constants.NGHTTP2_CANCEL);
+  assert.ok(r.afterMs >= LIMIT_MS + 900 && r.afterMs <= LIMIT_MS + 2200, `reset after ${r.afterMs} ms`);
 });
 
 test('streams that hold BODY_MEMORY without ending it are cut, and give their share back', { timeout: 15_000 }, async () => {
