@@ -27,3 +27,18 @@ test('a Redis store that cannot connect says why its writes fail (the connection
     await storage.close();
   }
 });
+
+test('so do its reads, whether ioredis gave up or the command timed out (what the 503 pages quote)', async () => {
+  const port = await closedPort();
+  for (const options of [{}, { commandTimeoutMs: 200 }]) {
+    const storage = await openProfileStorage(`redis://127.0.0.1:${port}`, { maxProfiles: 10, ttlSeconds: 60 }, options);
+    try {
+      for (const read of [() => storage.read('abcdef'), () => storage.find({ limit: 5 }), () => storage.tokens(5)]) {
+        const error = (await read().then(() => null, (e: unknown) => e)) as Error | null;
+        assert.equal(error?.message, `Redis is unreachable: connect ECONNREFUSED 127.0.0.1:${port}`, JSON.stringify(options));
+      }
+    } finally {
+      await storage.close();
+    }
+  }
+});

@@ -129,7 +129,11 @@ export class RedisProfileStorage implements ProfileStorage {
     });
   }
 
-  async read(token: string): Promise<ProfileRecord | null> {
+  read(token: string): Promise<ProfileRecord | null> {
+    return this.#explaining(this.#read(token));
+  }
+
+  async #read(token: string): Promise<ProfileRecord | null> {
     const [data, summary] = await this.#client.mget(`${this.#prefix}p:${token}`, `${this.#prefix}s:${token}`);
     if (data == null || summary == null) return null;
     const s = JSON.parse(summary) as ProfileSummary;
@@ -141,7 +145,11 @@ export class RedisProfileStorage implements ProfileStorage {
    * Pinned profiles are in none of the sets the other searches walk (redis-profile-scripts.ts,
    * PIN): those matching are added, in their place by time, to what the indexes give.
    */
-  async find(query: ProfileQuery): Promise<ProfileSummary[]> {
+  find(query: ProfileQuery): Promise<ProfileSummary[]> {
+    return this.#explaining(this.#find(query));
+  }
+
+  async #find(query: ProfileQuery): Promise<ProfileSummary[]> {
     if (query.token !== undefined) {
       const json = await this.#client.get(`${this.#prefix}s:${query.token}`);
       const s = json === null ? null : (JSON.parse(json) as ProfileSummary);
@@ -218,19 +226,31 @@ export class RedisProfileStorage implements ProfileStorage {
     return out;
   }
 
-  async tokens(limit: number): Promise<string[]> {
+  tokens(limit: number): Promise<string[]> {
+    return this.#explaining(this.#tokens(limit));
+  }
+
+  async #tokens(limit: number): Promise<string[]> {
     if (limit <= 0) return [];
     const newest = await this.#client.zrevrangebyscore(`${this.#prefix}time`, '+inf', '-inf', 'LIMIT', 0, limit);
     return newest.reverse();
   }
 
-  async pin(token: string, pinned: boolean): Promise<boolean> {
+  pin(token: string, pinned: boolean): Promise<boolean> {
+    return this.#explaining(this.#pin(token, pinned));
+  }
+
+  async #pin(token: string, pinned: boolean): Promise<boolean> {
     await this.#flushing;
     const command = (this.#client as unknown as Record<string, (...args: unknown[]) => Promise<number>>)[PIN_COMMAND]!;
     return (await command.call(this.#client, this.#prefix, token, pinned ? 1 : 0, this.#options.ttlSeconds, this.#now())) === 1;
   }
 
-  async purge(options: PurgeOptions = {}): Promise<void> {
+  purge(options: PurgeOptions = {}): Promise<void> {
+    return this.#explaining(this.#purge(options));
+  }
+
+  async #purge(options: PurgeOptions = {}): Promise<void> {
     await this.#flushing;
     const k = this.#prefix;
     const kept = new Set<string>();
@@ -256,13 +276,22 @@ export class RedisProfileStorage implements ProfileStorage {
 
   /**
    * ioredis fails the commands queued while it reconnects with "Reached the max retries per request
-   * limit (which is 2)…", which names no cause: the connection's own error (ECONNREFUSED, a DNS
-   * failure) does, and the store's outage lines quote it.
+   * limit (which is 2)…", or "Command timed out", which name no cause: the connection's own error
+   * (ECONNREFUSED, a DNS failure) does, and the store's outage lines and 503 pages quote it.
    */
   #explained(error: unknown): unknown {
     const cause = this.#options.connectionError?.();
-    if (!(error instanceof Error) || error.name !== 'MaxRetriesPerRequestError' || !cause) return error;
+    if (!cause || !(error instanceof Error) || (error.name !== 'MaxRetriesPerRequestError' && error.message !== 'Command timed out')) return error;
     return new Error(`Redis is unreachable: ${cause.message}`, { cause: error });
+  }
+
+  /** A read's failure explained as a write's is (the profiler's 503 pages quote it). */
+  async #explaining<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      throw this.#explained(error);
+    }
   }
 
   async claimIssuerSlot(slots: number, onChange: (slot: number | null) => void): Promise<void> {
