@@ -49,6 +49,9 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
   if (coding !== null) return Promise.reject(HttpError.of('unsupported_content_encoding', { encoding: coding }, { headers: { 'accept-encoding': 'identity' } }));
   const declared = contentLength === undefined ? null : Number(contentLength);
   if (declared !== null && declared > limit) return Promise.reject(HttpError.of('body_too_large', { limit }));
+  // The client went away before the body was read (it closed its side while access control ran):
+  // no event will come, and the request waited for ever, holding its share of the budget.
+  if (stream.destroyed) return Promise.reject(HttpError.of(cutByRequestTimeout((stream as { socket?: object }).socket) ? 'request_timeout' : 'body_incomplete'));
   return new Promise((resolveBody, rejectBody) => {
     const expected = declared !== null && Number.isFinite(declared) ? declared : limit;
     const chunks: Buffer[] = [];

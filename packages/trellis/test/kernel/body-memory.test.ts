@@ -10,16 +10,27 @@ import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../src/app/create-app.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
+import type { Readable } from 'node:stream';
+import { readBody } from '../../src/kernel/read-body.ts';
+import { bodyOptions } from '../../src/kernel/body-parsers.ts';
+import type { HttpError } from '../../src/kernel/http-error.ts';
 
 const BUDGET = 150_000;
 const TIMEOUT_MS = 4000;
 let app: FastifyInstance;
+const lateReads: Promise<string>[] = [];
 let port: number;
 before(async () => {
   app = await createApp({ config: testConfig({ BODY_MEMORY: String(BUDGET), REQUEST_TIMEOUT: `${TIMEOUT_MS / 1000}s`, PROFILER: '0' }), tls: null });
   app.post('/echo', async (request) => {
     const text = (request.body as { a: string }).a;
     return { length: text.length, sha: createHash('sha256').update(text).digest('hex') };
+  });
+  // Reads its body after a wait, as a resource operation does after access control.
+  app.post('/late', { config: { deferBody: true } }, async (request) => {
+    await new Promise((r) => setTimeout(r, 150));
+    lateReads.push(readBody(request.body as Readable, bodyOptions(request)).then(() => 'read', (e: HttpError) => e.code));
+    return lateReads.at(-1);
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
@@ -168,6 +179,21 @@ test('a client that dribbles its body a byte at a time gives its place back whil
     clearInterval(drip);
   }
   await until(() => budget().used === 0 && budget().waiting === 0, 'the budget given back');
+});
+
+test('a client that half-closes after its whole body, before the app reads it: the read fails at once, and holds no share', async () => {
+  for (const framing of ['chunked', 'length']) {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.on('error', () => {});
+    const body = '{"a":"x"}';
+    const head = framing === 'chunked' ? `Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` : `Content-Length: 200000\r\n\r\n${body}`;
+    socket.end(`POST /late HTTP/1.1\r\nHost: a.test\r\nContent-Type: application/json\r\n${head}`);
+    await until(() => lateReads.length > 0, 'the late read started');
+    const outcome = await Promise.race([lateReads.shift()!, new Promise((r) => setTimeout(() => r('still waiting'), 1000))]);
+    assert.equal(outcome, 'body_incomplete', framing);
+  }
+  assert.equal(budget().used, 0);
+  assert.equal(budget().waiting, 0);
 });
 
 test('a chunked body, of unknown length, is counted at the body limit: it waits for a large body being read', async () => {
