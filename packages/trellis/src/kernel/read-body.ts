@@ -5,6 +5,7 @@ import { cutByRequestTimeout } from './client-error-handler.ts';
 import { TurnQueue } from './turn-queue.ts';
 import { whenDeadlinePasses } from './http2-deadline.ts';
 import type { BodyBudget, BudgetedBody } from './body-budget.ts';
+import { handsOutOwnCopies, releaseBuffer } from './release-buffers.ts';
 
 /**
  * A body this large is handed on in a turn of the event loop of its own (turn-queue.ts). Smaller
@@ -57,6 +58,13 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
     const chunks: Buffer[] = [];
     let size = 0;
     let counted: BudgetedBody | null = null;
+    // The chunks are ours to free once copied when Node copied them for us and nobody else
+    // listened to them (release-buffers.ts): a large body's memory is then given back at once.
+    let own = handsOutOwnCopies(stream);
+    const release = () => {
+      if (own) for (const chunk of chunks) releaseBuffer(chunk);
+      chunks.length = 0;
+    };
     const resolve = (text: string) => {
       counted?.close();
       forget();
@@ -65,6 +73,7 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
     const reject = (error: unknown) => {
       counted?.close();
       forget();
+      release();
       rejectBody(error);
     };
     const cleanup = () => {
@@ -81,12 +90,21 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
         reject(HttpError.of('body_too_large', { limit }));
         return;
       }
+      if (own && stream.listenerCount('data') > 1) own = false;
       chunks.push(chunk);
       counted?.add(chunk.length);
     };
     const decode = () => {
       try {
-        resolve(Buffer.concat(chunks, size).toString('utf8'));
+        const joined = Buffer.concat(chunks, size);
+        const text = joined.toString('utf8');
+        // A small body's few chunks cost less left to the collector than freeing them costs.
+        if (size >= LARGE_BODY_BYTES) {
+          release();
+          // A copy of our own (never a slice of Node's pool at this size): freed now too.
+          releaseBuffer(joined);
+        }
+        resolve(text);
       } catch (error) {
         // Past the longest string V8 makes (a body limit set over ~512 MB): refused, not thrown
         // out of a stream's event.
