@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { BOOKSHOP_SCRIPT, bookshopNodeArgs } from './bookshop-node-args.ts';
 
 /** A server under test: a script run in its own Node process with its own environment. */
 export interface ServerSpec {
@@ -33,8 +34,10 @@ export class ServerProcess {
   }
 
   static async start(spec: ServerSpec, root: string, timeoutMs = 30_000): Promise<ServerProcess> {
-    // --expose-gc: the memory reading collects garbage first, so it reports live memory.
-    const child = spawn(process.execPath, ['--expose-gc', spec.script], {
+    // --expose-gc: the memory reading collects garbage first, so it reports live memory. The
+    // bookshop runs with the Node options of its start script, as `npm start` runs it.
+    const nodeArgs = spec.script === BOOKSHOP_SCRIPT ? bookshopNodeArgs(root) : [];
+    const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, spec.script], {
       cwd: root,
       // PORT=0: the kernel picks a free port; the script announces the URL it got.
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...spec.env },
