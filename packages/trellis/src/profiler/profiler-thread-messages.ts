@@ -3,6 +3,7 @@ import type { BuildOptions } from './build-profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { RetentionOptions } from './storage/profile-storage.ts';
 import { cutBodyText } from './cut-body-text.ts';
+import { packSnapshot, unpackSnapshot, type PackedSnapshot } from './packed-snapshot.ts';
 
 /*
  * What the request thread and the profiler thread say to each other (thread-profile-sink.ts,
@@ -54,25 +55,21 @@ function cutBody(snapshot: RequestSnapshot): Uint8Array | null {
   return bodyNote?.kind === 'cut' && body instanceof Uint8Array ? body : null;
 }
 
-/** A snapshot without its response body and its cut request body, which travel beside it (see ToProfilerThread). */
-export function withoutPayload(snapshot: RequestSnapshot): { snapshot: RequestSnapshot; payload: string | null; body: Uint8Array | null } {
-  const payload = snapshot.response?.payload ?? null;
-  const body = cutBody(snapshot);
-  if (payload === null && body === null) return { snapshot, payload, body };
-  return {
-    snapshot: {
-      ...snapshot,
-      ...(payload === null ? {} : { response: { ...snapshot.response!, payload: null } }),
-      ...(body === null ? {} : { request: { ...snapshot.request, body: null } }),
-    },
-    payload,
-    body,
-  };
+/**
+ * A snapshot as it is sent: packed (packed-snapshot.ts), without its response body and its cut
+ * request body, which travel beside it (see ToProfilerThread). An error sub-request that
+ * `inherits` goes without the response and exception its parent carries for it.
+ */
+export function asSent(snapshot: RequestSnapshot, inherits = false): { snapshot: PackedSnapshot; payload: string | null; body: Uint8Array | null } {
+  const sent = inherits ? { ...snapshot, response: null, exception: [] } : snapshot;
+  const payload = sent.response?.payload ?? null;
+  const body = cutBody(sent);
+  return { snapshot: packSnapshot(sent, { payload: payload !== null, body: body !== null }), payload, body };
 }
 
 /** A snapshot back from its text, its response body and cut request body put back in place. */
 export function decodeSnapshot(text: string, payload: string | null, body: Uint8Array | null = null): RequestSnapshot {
-  const parsed = JSON.parse(text) as RequestSnapshot;
+  const parsed = unpackSnapshot(JSON.parse(text) as RequestSnapshot | PackedSnapshot);
   const snapshot = body === null ? parsed : { ...parsed, request: { ...parsed.request, body: cutBodyText(body) } };
   return snapshot.response === null ? snapshot : { ...snapshot, response: { ...snapshot.response, payload } };
 }

@@ -39,10 +39,11 @@ const HAS_CHILDREN = 8;
 const TEXT_BODY = 16;
 const PREVIOUS_TOKEN_HEADER = 32;
 
-/** Appends the facts of a snapshot, as sent (without what it inherits), to a batch's flat list. */
+/** Appends the facts of a snapshot (of what is sent of it: not what it inherits) to a batch's flat list. */
 /** `bodyBeside`: the request body, cut on the request thread, travels beside the text (thread-profile-sink.ts). */
 export function pushFacts(into: (string | number | null)[], sent: RequestSnapshot, inherits: boolean, bodyBeside = false): void {
-  const headers = sent.response?.headers;
+  // A sub-request that inherits is sent without its response (profiler-thread-messages.ts, asSent).
+  const headers = inherits ? undefined : sent.response?.headers;
   let flags = inherits ? INHERITS : 0;
   if (headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined) flags |= PROFILER_HEADERS;
   if (headers !== undefined && headers['x-previous-debug-token'] !== undefined) flags |= PREVIOUS_TOKEN_HEADER;

@@ -5,7 +5,7 @@ import { defaultCollectors } from './panels/default-collectors.ts';
 import type { Profile } from './profile.ts';
 import { cleanSnapshotFor, SINK_BUILD } from './profile-sink.contract.ts';
 import { deferredRecord, profileOf, recordOf } from './stored-profile.ts';
-import { withoutPayload } from './profiler-thread-messages.ts';
+import { asSent } from './profiler-thread-messages.ts';
 
 const profile: Profile = {
   token: 'c0ffee',
@@ -33,15 +33,15 @@ test('what JSON cannot carry of a collector\'s data is dropped when the record i
 
 test('a snapshot stored as its text reads back as the profile built from it', async () => {
   const snapshot = cleanSnapshotFor('b00001');
-  const { snapshot: bare, payload } = withoutPayload(snapshot);
+  const { snapshot: bare, payload } = asSent(snapshot);
   const record = deferredRecord(summaryOf(snapshot), JSON.stringify(bare), payload);
-  assert.equal(record.data.startsWith('{"snapshot":{"token":"b00001",'), true);
+  assert.equal(record.data.startsWith('{"snapshot":[2,"b00001",null,'), true);
   assert.deepEqual(await profileOf(record, defaultCollectors, SINK_BUILD), await buildProfile(snapshot, defaultCollectors, SINK_BUILD));
 });
 
 test('a snapshot stored under a redrawn token is read under that token', async () => {
   const snapshot = cleanSnapshotFor('b00001');
-  const { snapshot: bare, payload } = withoutPayload(snapshot);
+  const { snapshot: bare, payload } = asSent(snapshot);
   const record = { ...deferredRecord(summaryOf(snapshot), JSON.stringify(bare), payload), token: 'b00009' };
   const read = await profileOf(record, defaultCollectors, SINK_BUILD);
   assert.equal(read.token, 'b00009');
@@ -51,9 +51,9 @@ test('a snapshot stored under a redrawn token is read under that token', async (
 test('a sub-request stored without what it shares with its parent reads it back from the parent, when that is its parent', async () => {
   const parent = { ...cleanSnapshotFor('d00001'), children: ['d00002'], statusCode: 404 };
   const child = { ...parent, token: 'd00002', parentToken: 'd00001', children: [], subRequest: { purpose: 'error', contentType: null } };
-  const { snapshot: bare, payload } = withoutPayload(parent);
+  const { snapshot: bare, payload } = asSent(parent);
   const records = new Map([['d00001', deferredRecord(summaryOf(parent), JSON.stringify(bare), payload)]]);
-  const stored = deferredRecord(summaryOf(child), JSON.stringify({ ...child, response: null, exception: [] }), null, true);
+  const stored = deferredRecord(summaryOf(child), JSON.stringify(asSent(child, true).snapshot), null, true);
   const read = async (token: string) => records.get(token) ?? null;
   assert.deepEqual(await profileOf(stored, defaultCollectors, SINK_BUILD, read), await buildProfile(child, defaultCollectors, SINK_BUILD));
   // Its parent gone, or the record under that token another request's: read without them.

@@ -3,6 +3,7 @@ import type { DataCollector } from './data-collector.ts';
 import { toSummary, type Profile, type ProfileSummary } from './profile.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileRecord } from './storage/profile-record.ts';
+import { unpackSnapshot, type PackedSnapshot } from './packed-snapshot.ts';
 
 /** A built profile's data: what it holds beyond its summary. */
 interface BuiltData {
@@ -12,7 +13,8 @@ interface BuiltData {
 
 /** The data of a profile built when first read: its snapshot, and the response body beside it. */
 interface DeferredData {
-  readonly snapshot: RequestSnapshot;
+  /** Packed (packed-snapshot.ts), or whole in records of older versions. */
+  readonly snapshot: RequestSnapshot | PackedSnapshot;
   readonly payload: string | null;
   /** A sub-request stored without the response and exception its parent's record holds for it. */
   readonly inherits?: true;
@@ -44,8 +46,10 @@ export function deferredRecord(summary: ProfileSummary, snapshot: string, payloa
 async function inherited(child: RequestSnapshot, parentToken: string | null, read: RecordReader | undefined): Promise<Pick<RequestSnapshot, 'response' | 'exception'>> {
   const record = parentToken && read ? await read(parentToken) : null;
   const data = record && (JSON.parse(record.data) as BuiltData | DeferredData);
-  if (!data || !('snapshot' in data) || !data.snapshot.children.includes(child.token)) return { response: null, exception: [] };
-  const { response, exception } = data.snapshot;
+  if (!data || !('snapshot' in data)) return { response: null, exception: [] };
+  const parent = unpackSnapshot(data.snapshot);
+  if (!parent.children.includes(child.token)) return { response: null, exception: [] };
+  const { response, exception } = parent;
   return { response: response && { ...response, payload: data.payload }, exception };
 }
 
@@ -58,7 +62,8 @@ export function profileOf(record: ProfileRecord, collectors: readonly DataCollec
   const data = JSON.parse(record.data) as BuiltData | DeferredData;
   const summary = toSummary(record);
   if (!('snapshot' in data)) return { ...summary, children: data.children, collectors: data.collectors };
-  const { snapshot, payload } = data;
+  const { payload } = data;
+  const snapshot = unpackSnapshot(data.snapshot);
   const withSummary = (profile: Profile): Profile => ({ ...profile, ...summary });
   const build = (s: RequestSnapshot) => {
     const built = buildProfile({ ...s, token: record.token }, collectors, options);

@@ -2,10 +2,11 @@ import { once } from 'node:events';
 import type { HeapInfo } from 'node:v8';
 import { OncePerInterval } from '../logging/once-per-interval.ts';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { withoutPayload, type FromProfilerThread, type ProfileBatch, type ProfilerThreadData, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
+import { asSent, type FromProfilerThread, type ProfileBatch, type ProfilerThreadData, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { plainSnapshot } from './plain-snapshot.ts';
+import type { PackedSnapshot } from './packed-snapshot.ts';
 import { pushFacts } from './snapshot-facts.ts';
 import { isOwnCut } from './large-body.ts';
 import type { WriterLog } from './profile-writer.ts';
@@ -204,10 +205,10 @@ export class ThreadProfileSink implements ProfileSink {
         whole.response === main.response &&
         whole.exception === main.exception &&
         whole.startTime - main.startTime < INHERIT_WITHIN_MS;
-      const { snapshot, payload, body: cut } = withoutPayload(inherits ? { ...whole, response: null, exception: [] } : whole);
+      const { snapshot, payload, body: cut } = asSent(whole, inherits);
       // Transferred when posted: a body already handed on (the same snapshot sent twice) goes no more.
       const body = cut !== null && cut.buffer instanceof ArrayBuffer && cut.buffer.detached ? null : cut;
-      const text = this.#encode(snapshot);
+      const text = this.#encode(snapshot, whole, inherits);
       const bytes: number = text === null ? 0 : text.length + (payload?.length ?? 0) + (body?.length ?? 0);
       // One snapshot of more than an eighth of the thread's heap bound (a log record carrying a
       // huge object) is not sent: decoding it could exceed the bound (profilerThreadOldGenerationMb).
@@ -221,7 +222,7 @@ export class ThreadProfileSink implements ProfileSink {
       this.#bodies.push(body);
       this.#sizes.push(bytes);
       this.#backlogBytes += bytes;
-      pushFacts(this.#facts, snapshot, inherits, body !== null);
+      pushFacts(this.#facts, whole, inherits, body !== null);
     }
     if (this.#batchFull()) this.#post();
     else this.#timer ??= setTimeout(this.#post, BATCH_WAIT_MS);
@@ -293,12 +294,12 @@ export class ThreadProfileSink implements ProfileSink {
    * A snapshot JSON refuses (a BigInt or a cycle in a log record's context) goes with those parts
    * reduced to what JSON keeps; failing that, it goes unrecorded and says so.
    */
-  #encode(snapshot: RequestSnapshot): string | null {
+  #encode(packed: PackedSnapshot, whole: RequestSnapshot, inherits: boolean): string | null {
     try {
-      return JSON.stringify(snapshot);
+      return JSON.stringify(packed);
     } catch {
       try {
-        return JSON.stringify(plainSnapshot(snapshot));
+        return JSON.stringify(asSent(plainSnapshot(whole), inherits).snapshot);
       } catch (error) {
         this.#log.error({ err: error, channel: 'profiler' }, `The profiler could not hand a profile to its thread: ${(error as Error)?.message}`);
         return null;

@@ -46,7 +46,10 @@ describe('profiler routes', () => {
     const summary = { token: 'bad001', parent: null, ip: '127.0.0.1', method: 'GET', url: 'http://localhost:80/x', time: Date.now(), statusCode: 200, durationMs: 1 };
     await app.profiler!.storage.write({ ...summary, data: 'null' });
     await app.profiler!.storage.write({ ...summary, token: 'bad002', data: '{"snapshot":{"token":"bad002"},"payload":null}' });
-    for (const token of ['bad001', 'bad002']) {
+    // A packed snapshot cut short, and one whose parts are of the wrong kinds.
+    await app.profiler!.storage.write({ ...summary, token: 'bad003', data: '{"snapshot":[2,"bad003",null],"payload":null}' });
+    await app.profiler!.storage.write({ ...summary, token: 'bad004', data: '{"snapshot":[2,"bad004",null,[],1,null,0,1,200,7,[],{},2,3,4,5,{}],"payload":null}' });
+    for (const token of ['bad001', 'bad002', 'bad003', 'bad004']) {
       const page = await app.inject({ url: `/_profiler/${token}` });
       assert.equal(page.statusCode, 404, token);
       assert.ok(page.body.includes(`Token &quot;${token}&quot; not found.`));

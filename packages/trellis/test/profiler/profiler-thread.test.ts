@@ -91,7 +91,7 @@ for (const store of stores) {
       const token = res.headers['x-debug-token'] as string;
       await app.profiler!.settled();
       const record = await app.profiler!.storage.read(token);
-      assert.ok(record?.data.startsWith(`{"snapshot":{"token":"${token}",`), record?.data.slice(0, 80));
+      assert.ok(record?.data.startsWith(`{"snapshot":[2,"${token}",null,`), record?.data.slice(0, 80));
       assert.equal(record?.url, `http://localhost:80/hello?page=2&run=${store.name}`);
       const json = (await app.inject({ url: `/_profiler/${token}.json` })).json();
       assert.equal(json.token, token);

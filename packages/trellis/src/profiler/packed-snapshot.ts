@@ -1,0 +1,161 @@
+import type { PackedApiRecord } from './api-record.ts';
+import type { PackedMarks } from './packed-marks.ts';
+import type { MemoryRecord } from './memory-sample.ts';
+import type { CapturedRequest, CapturedResponse, QueryRecord, RequestSnapshot } from './profiled-request.ts';
+import type { LogRecord } from '../logging/log-record.ts';
+
+/**
+ * A snapshot as the request thread hands it on and a deferred record stores it: its fixed fields
+ * as arrays in a fixed order, not objects. JSON.stringify pays for every value it writes, a key as
+ * much as the value after it (V8 13.6: about 200 instructions for a property before its value),
+ * and a snapshot of GET /books/1 had some sixty keys of its own; packed, its text is a quarter
+ * shorter and encoding it (packing included) a quarter cheaper, on the request thread, and the
+ * profiler thread's text test (may-hold-secret.ts) visits a third of the keys.
+ *
+ * Only the snapshot's own structure is packed. What the app or the client named (headers, query,
+ * parameters, bodies, log record contexts, collected data, security and routing records) stays
+ * an object, with its keys in the text as JSON writes them: the text test finds secret-named keys
+ * there, and nothing redaction looks at was ever among the fields packed.
+ *
+ * The first element is the format, so a text begins `[2,"<token>",` (may-hold-secret.ts reads
+ * the two tokens there); an object is a snapshot stored unpacked, by an older version.
+ */
+export type PackedSnapshot = readonly [typeof PACKED_FORMAT, ...unknown[]];
+
+export const PACKED_FORMAT = 2;
+
+/** The fields a snapshot has only sometimes: one object after the rest, absent when none is there. */
+type Extra = Pick<RequestSnapshot, 'queriesNotKept' | 'security' | 'routing' | 'httpCalls' | 'cpu' | 'secrets'>;
+
+/** What of a snapshot travels beside its text instead of in it (thread-profile-sink.ts). */
+export interface Beside {
+  /** The response body: its place in the text is null. */
+  readonly payload: boolean;
+  /** The request body, cut: its place in the text is null. */
+  readonly body: boolean;
+}
+
+const NOTHING_BESIDE: Beside = { payload: false, body: false };
+
+function packRequest(r: CapturedRequest, bodyBeside: boolean): unknown[] {
+  const packed: unknown[] = [r.method, r.url, r.protocol, r.host, r.httpVersion, r.ip, r.headers, r.query, r.bodyNote, r.route, r.params];
+  // Last, and only when there is one: JSON writes an absent body (undefined) in an array as null,
+  // which is a body of its own (`null` sent as JSON).
+  if (bodyBeside) packed.push(null);
+  else if (r.body !== undefined) packed.push(r.body);
+  return packed;
+}
+
+function unpackRequest(p: readonly unknown[]): CapturedRequest {
+  const [method, url, protocol, host, httpVersion, ip, headers, query, bodyNote, route, params] = p as [string, string, string, string, string, string, Record<string, unknown>, Record<string, unknown>, CapturedRequest['bodyNote'], string | null, Record<string, unknown>];
+  // As JSON leaves an object's undefined body: absent.
+  return { method, url, protocol, host, httpVersion, ip, headers, query, ...(p.length > 11 && { body: p[11] }), bodyNote, route, params } as CapturedRequest;
+}
+
+const packLog = (l: LogRecord): unknown[] => [l.time, l.level, l.channel, l.message, l.context];
+
+function unpackLog(p: readonly unknown[]): LogRecord {
+  const [time, level, channel, message, context] = p as [number, string, string, string, Record<string, unknown>];
+  return { time, level, channel, message, context };
+}
+
+function packQuery(q: QueryRecord): unknown[] {
+  const packed: unknown[] = [q.sql, q.parameters, q.durationMs, q.atMs, q.error];
+  // The optional fields in order, each written once one after it is there.
+  if (q.rows !== undefined || q.origin !== undefined || q.foreign !== undefined) packed.push(q.rows ?? null);
+  if (q.origin !== undefined || q.foreign !== undefined) packed.push(q.origin ?? null);
+  if (q.foreign !== undefined) packed.push(true);
+  return packed;
+}
+
+function unpackQuery(p: readonly unknown[]): QueryRecord {
+  const [sql, parameters, durationMs, atMs, error, rows, origin, foreign] = p as [string, unknown[], number, number, string | null, number | null | undefined, string | null | undefined, true | undefined];
+  return { sql, parameters, durationMs, atMs, error, ...(rows != null && { rows }), ...(origin != null && { origin }), ...(foreign === true && { foreign }) };
+}
+
+function packResponse(r: CapturedResponse, payloadBeside: boolean): unknown[] {
+  return [r.statusCode, r.headers, payloadBeside ? null : r.payload, r.size];
+}
+
+function unpackResponse(p: readonly unknown[]): CapturedResponse {
+  const [statusCode, headers, payload, size] = p as [number, Record<string, unknown>, string | null, number];
+  return { statusCode, headers, payload, size };
+}
+
+function extraOf(s: RequestSnapshot): Extra | null {
+  if (s.queriesNotKept === undefined && s.security === undefined && s.routing === undefined && s.httpCalls === undefined && s.cpu === undefined && s.secrets === undefined) return null;
+  const extra: { -readonly [K in keyof Extra]: Extra[K] } = {};
+  if (s.queriesNotKept !== undefined) extra.queriesNotKept = s.queriesNotKept;
+  if (s.security !== undefined) extra.security = s.security;
+  if (s.routing !== undefined) extra.routing = s.routing;
+  if (s.httpCalls !== undefined) extra.httpCalls = s.httpCalls;
+  if (s.cpu !== undefined) extra.cpu = s.cpu;
+  if (s.secrets !== undefined) extra.secrets = s.secrets;
+  return extra;
+}
+
+/**
+ * The snapshot packed, with what travels `beside` it left out. `durationMs` is kept to the
+ * microsecond (a double of seventeen digits costs JSON several times one of four).
+ */
+export function packSnapshot(s: RequestSnapshot, beside: Beside = NOTHING_BESIDE): PackedSnapshot {
+  const { marks, memory, api, response } = s;
+  const packed: [typeof PACKED_FORMAT, ...unknown[]] = [
+    PACKED_FORMAT,
+    s.token,
+    s.parentToken,
+    s.children,
+    packRequest(s.request, beside.body),
+    s.subRequest,
+    s.startTime,
+    Math.round(s.durationMs * 1000) / 1000,
+    s.statusCode,
+    // Marks and the API record come packed from the request thread (packed-marks.ts,
+    // api-record.ts); whole ones (a snapshot of an older version, read back) stay objects.
+    typeof marks.names === 'string' ? [marks.names, marks.atUs] : marks,
+    s.exception,
+    s.logs.map(packLog),
+    s.queries === undefined ? null : s.queries.map(packQuery),
+    memory === undefined ? null : [memory.heapStart, memory.heapEnd, memory.rss],
+    api === undefined ? null : 'shape' in api ? [api.shape, api.startUs, api.durationUs] : api,
+    response === null ? null : packResponse(response, beside.payload),
+    s.collected,
+  ];
+  const extra = extraOf(s);
+  if (extra !== null) packed.push(extra);
+  return packed;
+}
+
+export function isPackedSnapshot(value: unknown): value is PackedSnapshot {
+  return Array.isArray(value) && value[0] === PACKED_FORMAT;
+}
+
+/** A snapshot as collectors read it, from a packed one (`packSnapshot`) or one stored unpacked. */
+export function unpackSnapshot(value: RequestSnapshot | PackedSnapshot): RequestSnapshot {
+  if (!isPackedSnapshot(value)) return value as RequestSnapshot;
+  const [, token, parentToken, children, request, subRequest, startTime, durationMs, statusCode, marks, exception, logs, queries, memory, api, response, collected, extra] = value as unknown as [
+    number, string, string | null, string[], unknown[], RequestSnapshot['subRequest'], number, number, number,
+    [string, number[]] | RequestSnapshot['marks'], RequestSnapshot['exception'], unknown[][], unknown[][] | null,
+    [number, number, number] | null, [string, number[], number[]] | RequestSnapshot['api'] | null, unknown[] | null,
+    RequestSnapshot['collected'], Extra | undefined,
+  ];
+  return {
+    token,
+    parentToken,
+    children,
+    request: unpackRequest(request),
+    subRequest,
+    startTime,
+    durationMs,
+    statusCode,
+    marks: Array.isArray(marks) ? ({ names: marks[0], atUs: marks[1] } satisfies PackedMarks) : marks,
+    exception,
+    logs: logs.map(unpackLog),
+    ...(queries !== null && { queries: queries.map(unpackQuery) }),
+    ...(memory !== null && { memory: { heapStart: memory[0], heapEnd: memory[1], rss: memory[2] } satisfies MemoryRecord }),
+    ...(api != null && { api: Array.isArray(api) ? ({ shape: api[0], startUs: api[1], durationUs: api[2] } satisfies PackedApiRecord) : api }),
+    response: response === null ? null : unpackResponse(response),
+    collected,
+    ...extra,
+  };
+}
