@@ -206,7 +206,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       // Taken now, a long body cut to a string of its own, so the context waiting for the next
       // turn holds neither the request nor the whole body (profile-context.ts, release).
       // getHeaders() returns a fresh object: later changes to the reply cannot reach the profile.
-      ctx.response = capturedResponse(ctx.statusCode, reply.getHeaders(), ctx.payload, maxBodyBytes);
+      ctx.response = capturedResponse(ctx.statusCode, reply.getHeaders(), ctx.payload, maxBodyBytes, request.method);
       ctx.payload = null;
       const facts = ctx.release(maxBodyBytes, options.redactKeys);
       for (const child of ctx.children) child.release(maxBodyBytes, options.redactKeys, facts);

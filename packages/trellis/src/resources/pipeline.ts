@@ -84,7 +84,11 @@ class StageClock {
         batch.durationUs.push(Math.round(now * 1000) - startUs);
         batch.outcomes.push(outcome);
         if (detail) Object.assign(batch.detail, detail);
-        if (next === 'done' || outcome === 'error') channels.resourceStages.publish({ request: this.#request, resource: this.#op.resource.name, operation: this.#op.name, ...batch });
+        // Written out, not spread: a spread is a generic copy, on every profiled request.
+        if (next === 'done' || outcome === 'error') {
+          const { names, startUs, durationUs, outcomes, detail: merged } = batch;
+          channels.resourceStages.publish({ request: this.#request, resource: this.#op.resource.name, operation: this.#op.name, names, startUs, durationUs, outcomes, detail: merged });
+        }
       }
       this.#t0 = now;
     }
