@@ -79,3 +79,19 @@ test('collectors see the same record, packed or whole (older profiles hold it wh
   assert.deepEqual(apiCollector.collect(packed), apiCollector.collect(whole));
   assert.deepEqual(eventsCollector.collect(packed), eventsCollector.collect(whole));
 });
+
+test('a pipeline run to its end is written short (its stage names one star, its outcomes a letter each) and reads back whole', () => {
+  const names = ['negotiate', 'provide', 'security', 'deserialize', 'post_denormalize', 'validate', 'process', 'serialize'];
+  const outcomes = ['ok', 'ok', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'ok'] as const;
+  const full: ApiRecord = { ...record(true), stages: { names, startUs: [0, 1, 2, 3, 4, 5, 6, 7], durationUs: [1, 1, 1, 1, 1, 1, 1, 1], outcomes: [...outcomes] } };
+  const packed = packApi(full, negotiated);
+  assert.equal(packed.shape, 'Book get BookProvider process * oossssso application/ld+json jsonld application/ld+json ');
+  assert.deepEqual(unpackApi(sent(packed)), { ...full, negotiation: negotiated });
+  // Cut short by an error: listed in words, as before.
+  const cut: ApiRecord = { ...full, stages: { names: names.slice(0, 3), startUs: [0, 1, 2], durationUs: [1, 1, 1], outcomes: ['ok', 'ok', 'error'] } };
+  assert.match(packApi(cut, negotiated).shape, / negotiate,provide,security ok,ok,error /);
+  assert.deepEqual(unpackApi(sent(packApi(cut, negotiated))), { ...cut, negotiation: negotiated });
+  // A profile stored by an earlier version, its full run in words, reads as it did.
+  const older = { shape: `Book get BookProvider process ${names.join(',')} ${outcomes.join(',')} application/ld+json jsonld application/ld+json `, startUs: [0], durationUs: [1, 1, 1, 1, 1, 1, 1, 1] };
+  assert.deepEqual(unpackApi(older), { ...full, negotiation: negotiated });
+});

@@ -80,6 +80,21 @@ function sameShape(a: ApiRecord, an: ApiRecord['negotiation'], b: ApiRecord, bn:
 /** A part the plain shape can carry: not empty, no space, no comma. */
 const PLAIN_PART = /^[^ ,]+$/;
 
+/**
+ * The stages of a pipeline run to its end (resources/pipeline.ts), in order: most runs. Their names
+ * are written `*` and their outcomes one letter each (`oossssso`), 10 characters where the lists
+ * took 131 (JSON pays for every character of every snapshot). A run cut short (an error) lists
+ * its stages as before; no stage is named `*`, so a shape read back tells the two apart.
+ */
+const FULL_RUN: readonly string[] = ['negotiate', 'provide', 'security', 'deserialize', 'post_denormalize', 'validate', 'process', 'serialize'];
+const LETTER: Readonly<Record<Outcome, string>> = { ok: 'o', skipped: 's', error: 'e' };
+const OUTCOME: Readonly<Record<string, Outcome>> = { o: 'ok', s: 'skipped', e: 'error' };
+
+function stageParts(names: readonly string[], outcomes: readonly Outcome[]): [string, string] {
+  if (sameStrings(names, FULL_RUN) && outcomes.every((o) => LETTER[o] !== undefined)) return ['*', outcomes.map((o) => LETTER[o]).join('')];
+  return [names.join(','), outcomes.join(',')];
+}
+
 /** The shape's text (see PackedApiRecord); made only for a shape not met lately. */
 function shapeText(api: ApiRecord, n: ApiRecord['negotiation']): string {
   const { names, outcomes } = api.stages;
@@ -87,7 +102,7 @@ function shapeText(api: ApiRecord, n: ApiRecord['negotiation']): string {
   const negotiation = n === null ? [] : [n.accept, n.format, n.mediaType, n.extension];
   const plain = !api.resource.startsWith('[') && [...parts, ...negotiation, ...names, ...outcomes].every((part) => part === null || PLAIN_PART.test(part));
   if (!plain) return JSON.stringify([...parts, names, outcomes, n === null ? null : negotiation]);
-  return [...parts, names.join(','), outcomes.join(','), ...negotiation].map((part) => part ?? '').join(' ');
+  return [...parts, ...stageParts(names, outcomes), ...negotiation].map((part) => part ?? '').join(' ');
 }
 
 /** The starts as sent: the first alone when the stages follow each other (see PackedApiRecord.startUs). */
@@ -126,7 +141,8 @@ function shapeOf(text: string): Shape {
   const p = text.split(' ');
   const list = (part: string) => (part === '' ? [] : part.split(','));
   const orNull = (part: string | undefined) => (part === '' || part === undefined ? null : part);
-  return [p[0]!, p[1]!, orNull(p[2]), orNull(p[3]), list(p[4]!), list(p[5]!) as Outcome[], p.length > 6 ? p.slice(6, 10).map(orNull) : null];
+  const [names, outcomes] = p[4] === '*' ? [[...FULL_RUN], [...p[5]!].map((letter) => OUTCOME[letter] ?? 'ok')] : [list(p[4]!), list(p[5]!) as Outcome[]];
+  return [p[0]!, p[1]!, orNull(p[2]), orNull(p[3]), names, outcomes, p.length > 6 ? p.slice(6, 10).map(orNull) : null];
 }
 
 /** The record a snapshot carries, as collectors read it: packed (`packApi`) or, in older profiles, whole. */

@@ -8,7 +8,8 @@ import { packMarks } from './packed-marks.ts';
 
 /** What a snapshot is once through JSON (undefined fields gone), with its duration to the microsecond. */
 function throughJson(s: RequestSnapshot): unknown {
-  return JSON.parse(JSON.stringify({ ...s, durationMs: Math.round(s.durationMs * 1000) / 1000 }));
+  const us = (ms: number) => Math.round(ms * 1000) / 1000;
+  return JSON.parse(JSON.stringify({ ...s, durationMs: us(s.durationMs), ...(s.queries && { queries: s.queries.map((q) => ({ ...q, durationMs: us(q.durationMs), atMs: us(q.atMs) })) }) }));
 }
 
 function roundTrip(s: RequestSnapshot): RequestSnapshot {
@@ -58,6 +59,17 @@ describe('packSnapshot', () => {
     assert.equal(back.response!.payload, null);
     assert.equal(back.request.body, null);
     assert.equal(text.includes(clean.response!.payload!.replaceAll('"', '\\"')), false);
+  });
+
+  test('times are written as integers: log records from the start, durations and offsets in microseconds', () => {
+    const snapshot: RequestSnapshot = { ...clean, startTime: 1_795_838_687_558, durationMs: 1.2356, logs: [{ time: 1_795_838_687_560, level: 'info', channel: 'app', message: 'm', context: {} }], queries: [query({ durationMs: 0.072, atMs: 0.597 })] };
+    const packed = packSnapshot(snapshot) as unknown as unknown[];
+    assert.equal(packed[7], 1236);
+    assert.equal((packed[11] as unknown[][])[0]![0], 2);
+    assert.deepEqual((packed[12] as unknown[][])[0]!.slice(2, 4), [72, 597]);
+    const back = roundTrip(snapshot);
+    assert.equal(back.logs[0]!.time, 1_795_838_687_560);
+    assert.deepEqual([back.queries![0]!.durationMs, back.queries![0]!.atMs], [0.072, 0.597]);
   });
 
   test('the duration is kept to the microsecond', () => {

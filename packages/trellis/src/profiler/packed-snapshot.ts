@@ -52,15 +52,24 @@ function unpackRequest(p: readonly unknown[]): CapturedRequest {
   return { method, url, protocol, host, httpVersion, ip, headers, query, ...(p.length > 11 && { body: p[11] }), bodyNote, route, params } as CapturedRequest;
 }
 
-const packLog = (l: LogRecord): unknown[] => [l.time, l.level, l.channel, l.message, l.context];
+/*
+ * Numbers are written as integers where the profile keeps them so: JSON writes a small integer
+ * several times faster than a double (V8's shortest-digits conversion), and a snapshot had seven.
+ * A log record's time is counted from the request's start (epoch milliseconds, both integers:
+ * Date.now()); durations and offsets are whole microseconds, the precision recordedQuery and the
+ * snapshot's duration already keep.
+ */
+const us = (ms: number): number => Math.round(ms * 1000);
 
-function unpackLog(p: readonly unknown[]): LogRecord {
+const packLog = (l: LogRecord, startTime: number): unknown[] => [l.time - startTime, l.level, l.channel, l.message, l.context];
+
+function unpackLog(p: readonly unknown[], startTime: number): LogRecord {
   const [time, level, channel, message, context] = p as [number, string, string, string, Record<string, unknown>];
-  return { time, level, channel, message, context };
+  return { time: startTime + time, level, channel, message, context };
 }
 
 function packQuery(q: QueryRecord): unknown[] {
-  const packed: unknown[] = [q.sql, q.parameters, q.durationMs, q.atMs, q.error];
+  const packed: unknown[] = [q.sql, q.parameters, us(q.durationMs), us(q.atMs), q.error];
   // The optional fields in order, each written once one after it is there.
   if (q.rows !== undefined || q.origin !== undefined || q.foreign !== undefined) packed.push(q.rows ?? null);
   if (q.origin !== undefined || q.foreign !== undefined) packed.push(q.origin ?? null);
@@ -70,7 +79,7 @@ function packQuery(q: QueryRecord): unknown[] {
 
 function unpackQuery(p: readonly unknown[]): QueryRecord {
   const [sql, parameters, durationMs, atMs, error, rows, origin, foreign] = p as [string, unknown[], number, number, string | null, number | null | undefined, string | null | undefined, true | undefined];
-  return { sql, parameters, durationMs, atMs, error, ...(rows != null && { rows }), ...(origin != null && { origin }), ...(foreign === true && { foreign }) };
+  return { sql, parameters, durationMs: durationMs / 1000, atMs: atMs / 1000, error, ...(rows != null && { rows }), ...(origin != null && { origin }), ...(foreign === true && { foreign }) };
 }
 
 function packResponse(r: CapturedResponse, payloadBeside: boolean): unknown[] {
@@ -94,10 +103,7 @@ function extraOf(s: RequestSnapshot): Extra | null {
   return extra;
 }
 
-/**
- * The snapshot packed, with what travels `beside` it left out. `durationMs` is kept to the
- * microsecond (a double of seventeen digits costs JSON several times one of four).
- */
+/** The snapshot packed, with what travels `beside` it left out; its duration kept to the microsecond. */
 export function packSnapshot(s: RequestSnapshot, beside: Beside = NOTHING_BESIDE): PackedSnapshot {
   const { marks, memory, api, response } = s;
   const packed: [typeof PACKED_FORMAT, ...unknown[]] = [
@@ -108,13 +114,13 @@ export function packSnapshot(s: RequestSnapshot, beside: Beside = NOTHING_BESIDE
     packRequest(s.request, beside.body),
     s.subRequest,
     s.startTime,
-    Math.round(s.durationMs * 1000) / 1000,
+    us(s.durationMs),
     s.statusCode,
     // Marks and the API record come packed from the request thread (packed-marks.ts,
     // api-record.ts); whole ones (a snapshot of an older version, read back) stay objects.
     typeof marks.names === 'string' ? [marks.names, marks.atUs] : marks,
     s.exception,
-    s.logs.map(packLog),
+    s.logs.map((l) => packLog(l, s.startTime)),
     s.queries === undefined ? null : s.queries.map(packQuery),
     memory === undefined ? null : [memory.heapStart, memory.heapEnd, memory.rss],
     api === undefined ? null : 'shape' in api ? [api.shape, api.startUs, api.durationUs] : api,
@@ -146,11 +152,11 @@ export function unpackSnapshot(value: RequestSnapshot | PackedSnapshot): Request
     request: unpackRequest(request),
     subRequest,
     startTime,
-    durationMs,
+    durationMs: durationMs / 1000,
     statusCode,
     marks: Array.isArray(marks) ? ({ names: marks[0], atUs: marks[1] } satisfies PackedMarks) : marks,
     exception,
-    logs: logs.map(unpackLog),
+    logs: logs.map((l) => unpackLog(l, startTime)),
     ...(queries !== null && { queries: queries.map(unpackQuery) }),
     ...(memory !== null && { memory: { heapStart: memory[0], heapEnd: memory[1], rss: memory[2] } satisfies MemoryRecord }),
     ...(api != null && { api: Array.isArray(api) ? ({ shape: api[0], startUs: api[1], durationUs: api[2] } satisfies PackedApiRecord) : api }),
