@@ -37,6 +37,7 @@ function redactsSomething(snapshot: RequestSnapshot): boolean {
 }
 
 const clean = cleanSnapshotFor('a00001');
+const call = (url: string): NonNullable<RequestSnapshot['httpCalls']>[number] => ({ method: 'GET', url, atMs: 1, durationMs: 1, status: 200, requestHeaders: {}, responseHeaders: {}, error: null });
 const variants: [string, RequestSnapshot][] = [
   ['an Authorization header', { ...clean, request: { ...clean.request, headers: { ...clean.request.headers, authorization: 'Bearer abc123' } } }],
   ['a Cookie header', { ...clean, request: { ...clean.request, headers: { ...clean.request.headers, cookie: 'sid=abc123' } } }],
@@ -53,6 +54,8 @@ const variants: [string, RequestSnapshot][] = [
   ['secrets an app collector found', { ...clean, secrets: ['abc123'] }],
   ['a secret in the Referer query', { ...clean, request: { ...clean.request, headers: { ...clean.request.headers, referer: 'http://127.0.0.1/reset?token=abc123' } } }],
   ['a secret in a Location header', { ...clean, response: { ...clean.response!, headers: { ...clean.response!.headers, location: '/next?api_key=abc123' } } }],
+  // Found by an outside review: the panels redact an outgoing call's URL as a URL; the text test looked at URL-valued headers only.
+  ['a secret in an outgoing call\'s URL', { ...clean, httpCalls: [call('http://api.test/x?api_key=abc123def')] }],
   ['a secret after a raw # in the request target', { ...clean, request: { ...clean.request, url: '/books?page=1#&password=abc123', query: {} } }],
   // A trusted proxy's X-Forwarded-Proto makes the protocol; a `?` in it hides the query from a test of the absolute URL.
   ['a secret in the URL behind a protocol holding "?"', { ...clean, request: { ...clean.request, protocol: 'http?a=', url: '/books?api_key=abc123', query: {} } }],
@@ -72,6 +75,12 @@ describe('mayHoldSecret', () => {
       assert.equal(mayHoldSecret(asText(snapshot), keys), true);
     });
   }
+
+  test("an outgoing call's URL without a secret leaves the snapshot to be stored as it is", () => {
+    const snapshot = { ...clean, httpCalls: [call('http://api.test/x?page=2')] };
+    assert.equal(redactsSomething(snapshot), false);
+    assert.equal(mayHoldSecret(asText(snapshot), keys), false);
+  });
 
   test('says yes for the canary request of the sink contract', () => {
     assert.equal(mayHoldSecret(asText(snapshotFor('b00001')), keys), true);

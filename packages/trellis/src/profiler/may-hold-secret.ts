@@ -107,14 +107,17 @@ export function mayHoldSecret(snapshot: SnapshotText, redactKeys: readonly strin
   const profilerKeys = [0, 0, 0];
   // The snapshot's own fields, its tokens among them, are values of arrays (packed-snapshot.ts):
   // every key in the text is one the request, the app or a record named.
+  /** Past the snapshot's `httpCalls` key: a `url` there is an outgoing call's, redacted as a URL. */
+  let calls = false;
   const refused = someKey(text, (raw, valueAt) => {
+    if (raw === 'httpCalls') calls = true;
     const key = raw.toLowerCase();
     // The profiler's headers are passed over only as the response headers, known to be there:
     // counted here, and each must turn out to occur once.
     const profilerKey = snapshot.profilerHeaders ? profilerKeyIndex(key, snapshot.previousTokenHeader === true) : -1;
     if (profilerKey >= 0) return ++profilerKeys[profilerKey]! > 1;
     if (CREDENTIAL_KEYS.has(key) || secretNamed(raw, fragment)) return true;
-    return URL_HEADERS.has(key) && urlValueMayHoldSecret(text, valueAt, redaction);
+    return (URL_HEADERS.has(key) || (calls && key === 'url')) && urlValueMayHoldSecret(text, valueAt, redaction);
   });
   if (refused || (snapshot.profilerHeaders && (profilerKeys[0] !== 1 || profilerKeys[1] !== 1 || profilerKeys[2] !== (snapshot.previousTokenHeader ? 1 : 0)))) return true;
   // A body is redacted field by field only when it is JSON: one that may spell a key with \u
