@@ -94,11 +94,12 @@ export function readableBody(body: CapturedBody, contentType: string | null): Ca
  * reads it character by character).
  */
 function sentLength(headers: Readonly<Record<string, unknown>>, method: string, text: string): number | null {
-  if (method === 'HEAD') return null;
+  // With trailers Fastify leaves a Content-Length the app set alone (and announces them in a
+  // Trailer header): the body is counted.
+  if (method === 'HEAD' || headers.trailer !== undefined || headers['transfer-encoding'] !== undefined) return null;
   const declared = headers['content-length'];
   const length = typeof declared === 'string' && /^\d{1,15}$/.test(declared) ? Number(declared) : NaN;
-  // Fastify leaves a header the app set alone when it sends trailers: one a text of these
-  // characters cannot have in UTF-8 (one to three bytes each) is counted instead.
+  // A figure a text of these characters cannot have in UTF-8 (one to three bytes each) is not taken.
   return length >= text.length && length <= text.length * 3 ? length : null;
 }
 
