@@ -60,11 +60,14 @@ function cutBody(snapshot: RequestSnapshot): Uint8Array | null {
  * request body, which travel beside it (see ToProfilerThread). An error sub-request that
  * `inherits` goes without the response and exception its parent carries for it.
  */
-export function asSent(snapshot: RequestSnapshot, inherits = false): { snapshot: PackedSnapshot; payload: string | null; body: Uint8Array | null } {
+export function asSent(snapshot: RequestSnapshot, inherits = false, reduce?: (snapshot: RequestSnapshot) => RequestSnapshot): { snapshot: PackedSnapshot; payload: string | null; body: Uint8Array | null } {
   const sent = inherits ? { ...snapshot, response: null, exception: [] } : snapshot;
   const payload = sent.response?.payload ?? null;
   const body = cutBody(sent);
-  return { snapshot: packSnapshot(sent, { payload: payload !== null, body: body !== null }), payload, body };
+  // `reduce` (plain-snapshot.ts, when encoding failed) sees no cut body: it would make its bytes an
+  // object of numbers, written into the text although they travel beside it.
+  const packed = reduce ? reduce(body === null ? sent : { ...sent, request: { ...sent.request, body: null } }) : sent;
+  return { snapshot: packSnapshot(packed, { payload: payload !== null, body: body !== null }), payload, body };
 }
 
 /** A snapshot back from its text, its response body and cut request body put back in place. */

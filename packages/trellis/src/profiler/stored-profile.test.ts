@@ -59,6 +59,6 @@ test('a sub-request stored without what it shares with its parent reads it back 
   // Its parent gone, or the record under that token another request's: read without them.
   const alone = await buildProfile({ ...child, response: null }, defaultCollectors, SINK_BUILD);
   assert.deepEqual(await profileOf(stored, defaultCollectors, SINK_BUILD, async () => null), alone);
-  records.set('d00001', deferredRecord(summaryOf(parent), JSON.stringify({ ...bare, children: ['ffffff'] }), payload));
+  records.set('d00001', deferredRecord(summaryOf(parent), JSON.stringify(asSent({ ...parent, children: ['ffffff'] }).snapshot), payload));
   assert.deepEqual(await profileOf(stored, defaultCollectors, SINK_BUILD, read), alone);
 });

@@ -299,7 +299,7 @@ export class ThreadProfileSink implements ProfileSink {
       return JSON.stringify(packed);
     } catch {
       try {
-        return JSON.stringify(asSent(plainSnapshot(whole), inherits).snapshot);
+        return JSON.stringify(asSent(whole, inherits, plainSnapshot).snapshot);
       } catch (error) {
         this.#log.error({ err: error, channel: 'profiler' }, `The profiler could not hand a profile to its thread: ${(error as Error)?.message}`);
         return null;
