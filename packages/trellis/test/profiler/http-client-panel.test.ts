@@ -6,6 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { createApp } from '../../src/app/create-app.ts';
 import { testConfig } from '../../src/testing/test-config.ts';
@@ -67,4 +71,31 @@ test('an outgoing fetch is in the caller profile, linked to the callee profile; 
   assert.ok((failed.calls[0]!.error ?? '').length > 0);
   const brokenPage = (await caller.inject({ url: `/_profiler/${broken.headers['x-debug-token']}?panel=http_client`, headers: { accept: BROWSER } })).body;
   assert.match(brokenPage, /<span class="pf-badge error">1<\/span>/);
+});
+
+test('an outgoing call whose URL holds a secret-named parameter is stored redacted; a clean one is stored as its snapshot', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'trellis-http-client-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const callee = createHttpServer((_req, res) => res.end('{}')).listen(0, '127.0.0.1');
+  await once(callee, 'listening');
+  t.after(() => callee.close());
+  const base = `http://127.0.0.1:${(callee.address() as AddressInfo).port}`;
+  // Stored by the profiler thread, which decides what may be stored unbuilt (may-hold-secret.ts).
+  const caller = await createApp({ config: testConfig({ PROFILER_DSN: `sqlite:${join(dir, 'profiles.db')}` }) });
+  caller.get('/pay', async (request) => {
+    await (await fetch(`${base}/charge?${(request.query as { q: string }).q}`)).text();
+    return { ok: true };
+  });
+  t.after(() => caller.close());
+
+  const secret = await caller.inject({ url: '/pay?q=api_key%3Dstored-key-canary' });
+  const clean = await caller.inject({ url: '/pay?q=page%3D2' });
+  await caller.profiler!.settled();
+  const record = await caller.profiler!.storage.read(secret.headers['x-debug-token'] as string);
+  // Found by an outside review: stored as it came, the key on disk, though its page was redacted.
+  assert.equal(record?.data.includes('stored-key-canary'), false, 'the key never reaches the store');
+  assert.equal(record?.data.startsWith('{"snapshot":'), false, 'built and redacted before storage');
+  assert.ok(record?.data.includes(`${base}/charge?api_key=[redacted]`));
+  const cleanRecord = await caller.profiler!.storage.read(clean.headers['x-debug-token'] as string);
+  assert.equal(cleanRecord?.data.startsWith('{"snapshot":'), true, 'a clean call leaves the request to be built when read');
 });
