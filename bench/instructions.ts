@@ -22,6 +22,7 @@ import { BENCH_JWT_SECRET, bookshopFixture } from './lib/bookshop-fixture.ts';
 import { URL_LINE } from './lib/server-process.ts';
 import { parseCli } from './lib/parse-cli.ts';
 import { DEBUG_ENV, profilerEnv, type ProfilerStore } from './scenarios/server-specs.ts';
+import { BOOKSHOP_SCRIPT, bookshopNodeArgs } from './lib/bookshop-node-args.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `Usage: npm run instructions -- [options]
@@ -75,7 +76,7 @@ interface Count {
 
 /** Runs the bookshop under callgrind for warm-up + `n` requests; the request thread's counts. */
 async function counted(env: Record<string, string>, n: number, dir: string): Promise<Count> {
-  const child = spawn('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${dir}/cg.%p`, process.execPath, '--conditions=trellis-source', 'bench/servers/bookshop.ts'], {
+  const child = spawn('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${dir}/cg.%p`, process.execPath, '--conditions=trellis-source', ...bookshopNodeArgs(root), BOOKSHOP_SCRIPT], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'ignore'],

@@ -25,6 +25,7 @@ import { BENCH_JWT_SECRET, bookshopFixture } from './lib/bookshop-fixture.ts';
 import { ServerProcess } from './lib/server-process.ts';
 import { parseCli } from './lib/parse-cli.ts';
 import { DEBUG_ENV, profilerEnv } from './scenarios/server-specs.ts';
+import { BOOKSHOP_SCRIPT } from './lib/bookshop-node-args.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `Usage: npm run soak -- [options]
@@ -67,7 +68,7 @@ if (values.built) {
 const workDir = await mkdtemp(join(tmpdir(), 'trellis-soak-'));
 const fixture = await bookshopFixture(root, workDir);
 const server = await ServerProcess.start(
-  { name: 'soak', script: 'bench/servers/bookshop.ts', env: { ...DEBUG_ENV, LOG_LEVEL: 'warn', ...profilerEnv(values.profiler === '0' ? null : store, workDir, 'soak'), DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, LOGIN_THROTTLE: 'off', ...(values.built ? { NODE_OPTIONS: '' } : {}), ...(process.env.SOAK_ENV ? JSON.parse(process.env.SOAK_ENV) : {}) }, description: `bookshop, debug, profiler ${values.profiler === '0' ? 'off' : 'on'}` },
+  { name: 'soak', script: BOOKSHOP_SCRIPT, env: { ...DEBUG_ENV, LOG_LEVEL: 'warn', ...profilerEnv(values.profiler === '0' ? null : store, workDir, 'soak'), DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, LOGIN_THROTTLE: 'off', ...(values.built ? { NODE_OPTIONS: '' } : {}), ...(process.env.SOAK_ENV ? JSON.parse(process.env.SOAK_ENV) : {}) }, description: `bookshop, debug, profiler ${values.profiler === '0' ? 'off' : 'on'}` },
   root,
 );
 

@@ -24,6 +24,7 @@ import { median } from './lib/stats.ts';
 import { textTable } from './lib/render-table.ts';
 import { cpuPerRequest, threadTicks } from './lib/thread-cpu.ts';
 import { DEBUG_ENV, profilerEnv, type ProfilerStore } from './scenarios/server-specs.ts';
+import { BOOKSHOP_SCRIPT } from './lib/bookshop-node-args.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `Usage: npm run thread-cpu -- [options]
@@ -82,7 +83,7 @@ try {
       const label = `thread-cpu-${mode}`;
       const server = await ServerProcess.start({
         name: label,
-        script: 'bench/servers/bookshop.ts',
+        script: BOOKSHOP_SCRIPT,
         env: { ...DEBUG_ENV, ...profilerEnv(mode === 'off' ? null : mode, workDir, label), DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, ...extra },
         description: label,
       }, root);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServerProcess, type ServerSpec } from './server-process.ts';
+import { BOOKSHOP_SCRIPT } from './bookshop-node-args.ts';
 
 /** HS256 secret shared by every bookshop server of a run, so a token from one is valid on all. */
 export const BENCH_JWT_SECRET = 'bench-secret-bench-secret-bench-secret-01';
@@ -36,7 +37,7 @@ export function bookshopFixture(root: string, workDir: string): Promise<Bookshop
     const databaseUrl = `sqlite:${join(workDir, 'bookshop.db')}`;
     const spec: ServerSpec = {
       name: 'bookshop-seed',
-      script: 'bench/servers/bookshop.ts',
+      script: BOOKSHOP_SCRIPT,
       env: { NODE_ENV: 'production', APP_DEBUG: '0', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, JWT_SECRET: BENCH_JWT_SECRET },
       description: 'seeds the database',
     };

@@ -3,9 +3,10 @@ import { BENCH_JWT_SECRET, bookshopFixture, bookshopMissing } from '../lib/books
 import { ServerProcess } from '../lib/server-process.ts';
 import type { Measurement, Scenario } from './scenario.ts';
 import { PRODUCTION_ENV } from './server-specs.ts';
+import { BOOKSHOP_SCRIPT } from '../lib/bookshop-node-args.ts';
 
 const MB = 2 ** 20;
-const SCRIPT = 'bench/servers/bookshop.ts';
+const SCRIPT = BOOKSHOP_SCRIPT;
 const CONNECTIONS = 16;
 
 /**

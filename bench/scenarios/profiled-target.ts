@@ -3,6 +3,7 @@ import { BENCH_JWT_SECRET, bookshopFixture, bookshopMissing } from '../lib/books
 import type { ServerSpec } from '../lib/server-process.ts';
 import type { ScenarioContext } from './scenario.ts';
 import { trellisServer } from './server-specs.ts';
+import { BOOKSHOP_SCRIPT } from '../lib/bookshop-node-args.ts';
 
 /**
  * The server and request the profiler scenarios (RSS, page render) load: the bookshop in the debug
@@ -13,7 +14,7 @@ export async function profiledTarget(ctx: ScenarioContext): Promise<{ spec: Serv
   if (bookshopMissing(ctx.root) === null) {
     const fixture = await bookshopFixture(ctx.root, ctx.workDir);
     return {
-      spec: trellisServer('bench/servers/bookshop.ts', 'bookshop', 'debug', 'sqlite', ctx.workDir, { DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET }),
+      spec: trellisServer(BOOKSHOP_SCRIPT, 'bookshop', 'debug', 'sqlite', ctx.workDir, { DATABASE_URL: fixture.databaseUrl, JWT_SECRET: BENCH_JWT_SECRET }),
       request: { method: 'GET', path: '/books/1', headers: { accept: 'application/ld+json' } },
     };
   }

@@ -5,8 +5,9 @@ import type { ServerSpec } from '../lib/server-process.ts';
 import type { Scenario } from './scenario.ts';
 import { profiledServers } from './profiled-servers.ts';
 import { fastifyBaseline, rawNode, trellisServer } from './server-specs.ts';
+import { BOOKSHOP_SCRIPT } from '../lib/bookshop-node-args.ts';
 
-const SCRIPT = 'bench/servers/bookshop.ts';
+const SCRIPT = BOOKSHOP_SCRIPT;
 
 export interface ResourceScenarioOptions {
   readonly name: string;
