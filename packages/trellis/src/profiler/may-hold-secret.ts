@@ -105,9 +105,9 @@ export function mayHoldSecret(snapshot: SnapshotText, redactKeys: readonly strin
   const fragment = secretKeyPattern(redactKeys);
   const redaction = new Redaction(redactKeys);
   const profilerKeys = [0, 0, 0];
-  // The snapshot's own fields, its tokens among them, are values of arrays (packed-snapshot.ts):
-  // every key in the text is one the request, the app or a record named.
-  /** Past the snapshot's `httpCalls` key: a `url` there is an outgoing call's, redacted as a URL. */
+  // Every key in the text is one the request, the app or a record named: the snapshot's own
+  // fields, its tokens among them, are values of arrays (packed-snapshot.ts). Past the
+  // `httpCalls` key, a `url` is an outgoing call's, which the panels redact as a URL.
   let calls = false;
   const refused = someKey(text, (raw, valueAt) => {
     if (raw === 'httpCalls') calls = true;

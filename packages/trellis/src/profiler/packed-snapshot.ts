@@ -132,7 +132,7 @@ export function packSnapshot(s: RequestSnapshot, beside: Beside = NOTHING_BESIDE
   return packed;
 }
 
-export function isPackedSnapshot(value: unknown): value is PackedSnapshot {
+function isPackedSnapshot(value: unknown): value is PackedSnapshot {
   return Array.isArray(value) && value[0] === PACKED_FORMAT;
 }
 
