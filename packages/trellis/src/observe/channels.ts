@@ -71,6 +71,8 @@ export interface DbQueryEvent {
   readonly sql: string;
   readonly parameters: readonly unknown[];
   readonly durationMs: number;
+  /** `performance.now()` when the query started; absent from events an app published itself. */
+  readonly startedAt?: number;
   readonly error?: string;
   /** Rows returned, or affected by a write, when the driver says (node:sqlite does; pg through Kysely's log does not). */
   readonly rows?: number;

@@ -108,7 +108,7 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
     subscribe('vote', (e) => keepSecurity(e.request, (at) => voteRecord(e, at))),
     subscribe('accessDecision', (e) => keepSecurity(e.request, (at) => decisionRecord(e, at))),
     // A query carries no request: the context is the profile the calling code runs for.
-    subscribe('dbQuery', (e) => currentProfile.getStore()?.addQuery((atMs) => recordedQuery(e, atMs), e.durationMs, e.sql)),
+    subscribe('dbQuery', (e) => currentProfile.getStore()?.addQuery((atMs) => recordedQuery(e, atMs), e.durationMs, e.sql, e.startedAt)),
     subscribe('subRequestStart', ({ parent, subRequest }) => {
       const ctx = contexts.get(parent);
       if (!ctx) return;

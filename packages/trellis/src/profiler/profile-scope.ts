@@ -82,13 +82,18 @@ export class ProfileScope {
     this.#first = null;
   }
 
-  addQuery(record: (atMs: number) => QueryRecord, durationMs: number, sql: string): void {
+  /**
+   * Files a query that ran for `durationMs`, started at `startedAt` (performance.now()) when the
+   * publisher said: else it ended now.
+   */
+  addQuery(record: (atMs: number) => QueryRecord, durationMs: number, sql: string, startedAt?: number): void {
     if (this.#closed) return;
     if (this.#queries.length >= MAX_QUERIES) {
       this.queriesOver++;
       return;
     }
-    const kept = record(Math.max(0, performance.now() - this.origin - durationMs));
+    const atMs = (startedAt ?? performance.now() - durationMs) - this.origin;
+    const kept = record(atMs > 0 ? atMs : 0);
     const n = this.#run(sql);
     // A stack costs microseconds: taken once per repeated statement, never for one run once.
     this.#queries.push(n === 2 ? { ...kept, origin: appFrame() ?? undefined } : kept);
