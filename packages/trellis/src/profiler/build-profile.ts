@@ -1,3 +1,4 @@
+import { withResponseHeaders } from './wire-headers.ts';
 import { absoluteFormHost } from '../kernel/request-origin.ts';
 import { unpackApi } from './api-record.ts';
 import { unpackMarks } from './packed-marks.ts';
@@ -42,7 +43,9 @@ function failed(name: string, error: unknown): { error: string } {
 }
 
 /** What collectors are given for a snapshot: it, the body limit, and a fresh redaction. */
-export function profiledRequest(snapshot: RequestSnapshot, options: BuildOptions): ProfiledRequest {
+export function profiledRequest(whole: RequestSnapshot, options: BuildOptions): ProfiledRequest {
+  // A response captured with its header block (on the request thread) is read here.
+  const snapshot = withResponseHeaders(whole);
   return { ...snapshot, marks: unpackMarks(snapshot.marks), api: snapshot.api === undefined ? undefined : unpackApi(snapshot.api), maxBodyBytes: options.maxBodyBytes, redaction: new Redaction(options.redactKeys, snapshot.secrets) };
 }
 

@@ -109,7 +109,17 @@ function sentLength(headers: Readonly<Record<string, unknown>>, method: string, 
  * so only its beginning is kept (a UTF-8 character is at least one byte: the first n characters
  * hold the first n bytes).
  */
-export function capturedResponse(statusCode: number, headers: Readonly<Record<string, unknown>>, payload: unknown, maxBodyBytes: number, method = 'GET'): CapturedResponse {
+export function capturedResponse(statusCode: number, headers: Readonly<Record<string, unknown>>, payload: unknown, maxBodyBytes: number, method = 'GET', wire?: string): CapturedResponse {
+  const captured = capturedBody(statusCode, headers, payload, maxBodyBytes, method);
+  if (wire === undefined) return captured;
+  // The headers are the block's (wire-headers.ts): `headers` held only the fields looked up here.
+  return { statusCode, headers: NO_HEADERS, payload: captured.payload, size: captured.size, wire };
+}
+
+/** The headers of a response captured with its header block, until that is read. */
+const NO_HEADERS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function capturedBody(statusCode: number, headers: Readonly<Record<string, unknown>>, payload: unknown, maxBodyBytes: number, method: string): CapturedResponse {
   if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return { statusCode, headers, payload: null, size: 0 };
   const size = typeof payload === 'string' ? (sentLength(headers, method, payload) ?? Buffer.byteLength(payload)) : payload.byteLength;
   const end = size <= maxBodyBytes * PARSED_BODY_FACTOR ? size : maxBodyBytes + 1;

@@ -11,7 +11,7 @@ const receive = workerThreads.receiveMessageOnPort;
 workerThreads.receiveMessageOnPort = (port) => {
   const received = receive(port);
   const message = received?.message as { type?: string; snapshots?: readonly string[] } | undefined;
-  if (message?.type === 'profiles' && message.snapshots!.some((text) => text.startsWith('[2,"dead00",'))) process.exit(70);
+  if (message?.type === 'profiles' && message.snapshots!.some((text) => text.startsWith('[3,"dead00",'))) process.exit(70);
   return received;
 };
 syncBuiltinESMExports();

@@ -9,22 +9,47 @@ import { cleanSnapshotFor, snapshotFor } from './profile-sink.contract.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import { Redaction } from './redact.ts';
 import { asSent } from './profiler-thread-messages.ts';
+import { withWireHeaders } from './packed-snapshot.ts';
+import { factsAt, pushFacts, withHeaderFacts } from './snapshot-facts.ts';
+import { headerObject } from './wire-headers.ts';
 
 const keys = DEFAULT_SECRET_KEYS;
 
-/** A snapshot as the profiler thread receives it. */
+/** A snapshot as the profiler thread tests it: its text with the response headers in, and its facts. */
 function asText(whole: RequestSnapshot): SnapshotText {
-  const { snapshot, payload } = asSent(whole);
-  const headers = whole.response?.headers ?? {};
+  const { snapshot, payload, wire } = asSent(whole);
+  const facts: (string | number | null)[] = [];
+  pushFacts(facts, whole, false);
+  // As the profiler thread does it (profiler-thread.ts, store).
+  const headers = wire === null ? null : headerObject(wire);
+  const f = headers === null ? factsAt(facts, 0) : withHeaderFacts(factsAt(facts, 0), headers);
+  assert.equal(f.summary.url, summaryOf(whole).url);
   return {
-    json: JSON.stringify(snapshot),
+    json: withWireHeaders(JSON.stringify(snapshot), headers),
     payload,
-    url: summaryOf(whole).url,
-    requestUrl: whole.request.url,
-    profilerHeaders: headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined,
-    previousTokenHeader: headers['x-previous-debug-token'] !== undefined,
-    secretsFound: (whole.secrets?.length ?? 0) > 0,
+    url: f.summary.url,
+    requestUrl: f.requestUrl,
+    profilerHeaders: f.profilerHeaders,
+    previousTokenHeader: f.previousTokenHeader,
+    secretsFound: f.secretsFound,
   };
+}
+
+/** Node refuses to write these (validateHeaderName, validateHeaderValue): no block can hold them. */
+const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * The snapshot with its response headers as the request thread keeps them over HTTP/1.x: the
+ * header block written to the socket (wire-headers.ts), with the fields no block can hold left out.
+ */
+function withWire(s: RequestSnapshot): RequestSnapshot {
+  if (s.response === null) return s;
+  let wire = 'HTTP/1.1 200 OK\r\n';
+  for (const [name, value] of Object.entries(s.response.headers)) {
+    for (const v of Array.isArray(value) ? value : [value]) if (TOKEN.test(name) && !BAD_VALUE.test(String(v))) wire += `${name}: ${String(v)}\r\n`;
+  }
+  return { ...s, response: { ...s.response, headers: {}, wire: `${wire}\r\n` } };
 }
 
 /** Whether building the profile redacts anything: what mayHoldSecret must never deny. */
@@ -73,8 +98,18 @@ describe('mayHoldSecret', () => {
     test(`says yes for ${name}, whose profile redaction changes`, () => {
       assert.equal(redactsSomething(snapshot), true, 'the case is a real secret');
       assert.equal(mayHoldSecret(asText(snapshot), keys), true);
+      // The same with the response headers kept as the block written to the socket.
+      assert.equal(redactsSomething(withWire(snapshot)), true, 'the case is a real secret, as a block');
+      assert.equal(mayHoldSecret(asText(withWire(snapshot)), keys), true, 'as a block');
     });
   }
+
+  test('a clean request whose headers are kept as their block may be stored as it is too', () => {
+    assert.ok(withWire(clean).response!.wire!.includes('\r\nx-debug-token: a00001\r\n'));
+    assert.equal(asText(withWire(clean)).profilerHeaders, true);
+    assert.equal(mayHoldSecret(asText(withWire(clean)), keys), false);
+    assert.equal(redactsSomething(withWire(clean)), false);
+  });
 
   test("an outgoing call's URL without a secret leaves the snapshot to be stored as it is", () => {
     const snapshot = { ...clean, httpCalls: [call('http://api.test/x?page=2')] };
@@ -94,7 +129,7 @@ describe('mayHoldSecret', () => {
 
   test("the snapshot's own fields are no keys of the text: its tokens do not make it built", () => {
     const text = asText(clean);
-    assert.equal(text.json.startsWith('[2,"a00001",null,'), true);
+    assert.equal(text.json.startsWith('[3,"a00001",null,'), true);
     // The same snapshot written unpacked (an older version's form) has keys named "token".
     assert.equal(mayHoldSecret({ ...text, json: JSON.stringify({ ...clean, response: { ...clean.response!, payload: null } }) }, keys), true);
   });
@@ -146,6 +181,15 @@ describe('mayHoldSecret, generated', () => {
   test('never says no for a snapshot whose profile redaction changes', () => {
     fc.assert(
       fc.property(snapshot, (s) => {
+        if (redactsSomething(s)) assert.equal(mayHoldSecret(asText(s), keys), true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('never says no for one whose response headers are kept as their block', () => {
+    fc.assert(
+      fc.property(snapshot.map(withWire), (s) => {
         if (redactsSomething(s)) assert.equal(mayHoldSecret(asText(s), keys), true);
       }),
       { numRuns: 400 },

@@ -1,7 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { packSnapshot, unpackSnapshot } from './packed-snapshot.ts';
+import { packSnapshot, unpackSnapshot, withWireHeaders } from './packed-snapshot.ts';
+import { asSent, decodeSnapshot } from './profiler-thread-messages.ts';
+import { headerObject } from './wire-headers.ts';
 import { cleanSnapshotFor, snapshotFor } from './profile-sink.contract.ts';
 import type { QueryRecord, RequestSnapshot } from './profiled-request.ts';
 import { packMarks } from './packed-marks.ts';
@@ -72,6 +74,54 @@ describe('packSnapshot', () => {
     assert.deepEqual([back.queries![0]!.durationMs, back.queries![0]!.atMs], [0.072, 0.597]);
   });
 
+  describe('response headers kept as the block written to the socket (wire-headers.ts)', () => {
+    const wire = 'HTTP/1.1 200 OK\r\ncontent-type: application/ld+json\r\nx-debug-token: c00001\r\nx-debug-token-link: http://localhost/_profiler/c00001\r\nset-cookie: a=1\r\nset-cookie: b=2\r\nDate: Sat, 28 Nov 2026 20:03:23 GMT\r\n\r\n';
+    const withWire: RequestSnapshot = { ...clean, response: { ...clean.response!, headers: {}, wire } };
+    const expected = { 'content-type': 'application/ld+json', 'x-debug-token': 'c00001', 'x-debug-token-link': 'http://localhost/_profiler/c00001', 'set-cookie': ['a=1', 'b=2'], date: 'Sat, 28 Nov 2026 20:03:23 GMT' };
+
+    test('sent beside the text, and appended to it as an object on the profiler thread', () => {
+      const sent = asSent(withWire);
+      assert.equal(sent.wire, wire);
+      const text = JSON.stringify(sent.snapshot);
+      // Nothing of the headers is in the text the request thread encodes.
+      assert.equal(text.includes('x-debug-token'), false);
+      assert.equal(text.endsWith(',null]'), true, 'the place of the optional fields, always written');
+      const completed = withWireHeaders(text, headerObject(sent.wire!));
+      assert.equal(completed.includes('"x-debug-token":"c00001"'), true);
+      const back = decodeSnapshot(completed, sent.payload);
+      assert.deepEqual(back.response!.headers, expected);
+      assert.equal(back.response!.wire, undefined);
+      assert.equal(back.response!.payload, clean.response!.payload);
+    });
+
+    test('with the optional fields there too, and without a block (HTTP/2) as before', () => {
+      const extra = { ...withWire, queriesNotKept: 2, secrets: ['s3cret'] };
+      const sent = asSent(extra);
+      const back = decodeSnapshot(withWireHeaders(JSON.stringify(sent.snapshot), headerObject(sent.wire!)), sent.payload);
+      assert.deepEqual([back.response!.headers, back.queriesNotKept, back.secrets], [expected, 2, ['s3cret']]);
+      const plain = asSent(clean);
+      assert.equal(plain.wire, null);
+      assert.equal(withWireHeaders('[3]', null), '[3]');
+      assert.deepEqual(decodeSnapshot(JSON.stringify(plain.snapshot), plain.payload).response!.headers, clean.response!.headers);
+    });
+
+    test('a block not sent beside is read into the text where the headers go', () => {
+      const back = roundTrip(withWire);
+      assert.deepEqual(back.response!.headers, expected);
+      assert.equal(back.response!.wire, undefined);
+    });
+
+    test('a format 2 text, stored by the previous version, still reads: optional fields absent or last', () => {
+      const three = packSnapshot(clean) as unknown as unknown[];
+      const two = [2, ...three.slice(1, 17)];
+      assert.deepEqual(unpackSnapshot(JSON.parse(JSON.stringify(two))), roundTrip(clean));
+      const withExtra = { ...clean, queriesNotKept: 4 };
+      const twoExtra = [2, ...(packSnapshot(withExtra) as unknown as unknown[]).slice(1)];
+      assert.equal(twoExtra.length, 18);
+      assert.deepEqual(unpackSnapshot(JSON.parse(JSON.stringify(twoExtra))), roundTrip(withExtra));
+    });
+  });
+
   test('the duration is kept to the microsecond', () => {
     assert.equal(roundTrip({ ...clean, durationMs: 1.2356449999997494 }).durationMs, 1.236);
   });
@@ -84,7 +134,7 @@ describe('packSnapshot', () => {
       collected: { payments: { cardToken: 't' } },
     };
     const text = JSON.stringify(packSnapshot(snapshot));
-    assert.equal(text.startsWith('[2,"c00001",null,[],["GET",'), true);
+    assert.equal(text.startsWith('[3,"c00001",null,[],["GET",'), true);
     for (const key of ['authorization', 'page', 'id', 'password', 'session', 'payments', 'cardToken', 'x-debug-token', 'x-debug-token-link', 'content-type']) assert.ok(text.includes(`"${key}":`), key);
     for (const own of ['token', 'parentToken', 'request', 'method', 'url', 'headers', 'logs', 'level', 'response', 'statusCode', 'memory']) assert.equal(text.includes(`"${own}":`), false, own);
   });

@@ -3,6 +3,7 @@ import type { PackedMarks } from './packed-marks.ts';
 import type { MemoryRecord } from './memory-sample.ts';
 import type { CapturedRequest, CapturedResponse, QueryRecord, RequestSnapshot } from './profiled-request.ts';
 import type { LogRecord } from '../logging/log-record.ts';
+import { headerObject } from './wire-headers.ts';
 
 /**
  * A snapshot as the request thread hands it on and a deferred record stores it: its fixed fields
@@ -17,12 +18,22 @@ import type { LogRecord } from '../logging/log-record.ts';
  * an object, with its keys in the text as JSON writes them: the text test finds secret-named keys
  * there, and nothing redaction looks at was ever among the fields packed.
  *
- * The first element is the format, so a text begins `[2,"<token>",` (may-hold-secret.ts reads
- * the two tokens there); an object is a snapshot stored unpacked, by an older version.
+ * The first element is the format, so a text begins `[3,"<token>",`; a format 2 text is one
+ * stored by the previous version (see FORMAT_2), and an object a snapshot stored unpacked, by an
+ * older one.
  */
 export type PackedSnapshot = readonly [typeof PACKED_FORMAT, ...unknown[]];
 
-export const PACKED_FORMAT = 2;
+export const PACKED_FORMAT = 3;
+
+/**
+ * Format 2 lacked the last two places of format 3: its optional fields were absent when none was
+ * there, and its response headers were always in the response's place. Format 3 always has the
+ * optional fields' place (null when none) so that the response headers, which travel beside the
+ * text as the header block written to the socket (wire-headers.ts), can be appended after it by
+ * the profiler thread (`withWireHeaders`).
+ */
+const FORMAT_2 = 2;
 
 /** The fields a snapshot has only sometimes: one object after the rest, absent when none is there. */
 type Extra = Pick<RequestSnapshot, 'queriesNotKept' | 'security' | 'routing' | 'httpCalls' | 'cpu' | 'secrets'>;
@@ -33,6 +44,8 @@ export interface Beside {
   readonly payload: boolean;
   /** The request body, cut: its place in the text is null. */
   readonly body: boolean;
+  /** The response's header block (CapturedResponse.wire): the headers' place in the text is null. */
+  readonly wire?: boolean;
 }
 
 const NOTHING_BESIDE: Beside = { payload: false, body: false };
@@ -82,13 +95,15 @@ function unpackQuery(p: readonly unknown[]): QueryRecord {
   return { sql, parameters, durationMs: durationMs / 1000, atMs: atMs / 1000, error, ...(rows != null && { rows }), ...(origin != null && { origin }), ...(foreign === true && { foreign }) };
 }
 
-function packResponse(r: CapturedResponse, payloadBeside: boolean): unknown[] {
-  return [r.statusCode, r.headers, payloadBeside ? null : r.payload, r.size];
+function packResponse(r: CapturedResponse, beside: Beside): unknown[] {
+  // A header block that does not travel beside the text is read into the text here.
+  const headers = r.wire === undefined ? r.headers : beside.wire === true ? null : headerObject(r.wire);
+  return [r.statusCode, headers, beside.payload ? null : r.payload, r.size];
 }
 
-function unpackResponse(p: readonly unknown[]): CapturedResponse {
-  const [statusCode, headers, payload, size] = p as [number, Record<string, unknown>, string | null, number];
-  return { statusCode, headers, payload, size };
+function unpackResponse(p: readonly unknown[], wireHeaders: Record<string, unknown> | undefined): CapturedResponse {
+  const [statusCode, headers, payload, size] = p as [number, Record<string, unknown> | null, string | null, number];
+  return { statusCode, headers: wireHeaders ?? headers ?? {}, payload, size };
 }
 
 function extraOf(s: RequestSnapshot): Extra | null {
@@ -124,26 +139,35 @@ export function packSnapshot(s: RequestSnapshot, beside: Beside = NOTHING_BESIDE
     s.queries === undefined ? null : s.queries.map(packQuery),
     memory === undefined ? null : [memory.heapStart, memory.heapEnd, memory.rss],
     api === undefined ? null : 'shape' in api ? [api.shape, api.startUs, api.durationUs] : api,
-    response === null ? null : packResponse(response, beside.payload),
+    response === null ? null : packResponse(response, beside),
     s.collected,
+    extraOf(s),
   ];
-  const extra = extraOf(s);
-  if (extra !== null) packed.push(extra);
   return packed;
 }
 
+/**
+ * A packed text with the response headers, read from the header block that travelled beside it
+ * (wire-headers.ts: `headerObject`), appended in their place, the last of format 3: run on the
+ * profiler thread before the text is tested for secrets or stored, so that both see the headers
+ * as an object.
+ */
+export function withWireHeaders(text: string, headers: Readonly<Record<string, unknown>> | null): string {
+  return headers === null ? text : `${text.slice(0, -1)},${JSON.stringify(headers)}]`;
+}
+
 function isPackedSnapshot(value: unknown): value is PackedSnapshot {
-  return Array.isArray(value) && value[0] === PACKED_FORMAT;
+  return Array.isArray(value) && (value[0] === PACKED_FORMAT || value[0] === FORMAT_2);
 }
 
 /** A snapshot as collectors read it, from a packed one (`packSnapshot`) or one stored unpacked. */
 export function unpackSnapshot(value: RequestSnapshot | PackedSnapshot): RequestSnapshot {
   if (!isPackedSnapshot(value)) return value as RequestSnapshot;
-  const [, token, parentToken, children, request, subRequest, startTime, durationMs, statusCode, marks, exception, logs, queries, memory, api, response, collected, extra] = value as unknown as [
+  const [, token, parentToken, children, request, subRequest, startTime, durationMs, statusCode, marks, exception, logs, queries, memory, api, response, collected, extra, wireHeaders] = value as unknown as [
     number, string, string | null, string[], unknown[], RequestSnapshot['subRequest'], number, number, number,
     [string, number[]] | RequestSnapshot['marks'], RequestSnapshot['exception'], unknown[][], unknown[][] | null,
     [number, number, number] | null, [string, number[], number[]] | RequestSnapshot['api'] | null, unknown[] | null,
-    RequestSnapshot['collected'], Extra | undefined,
+    RequestSnapshot['collected'], Extra | null | undefined, Record<string, unknown> | undefined,
   ];
   return {
     token,
@@ -160,7 +184,7 @@ export function unpackSnapshot(value: RequestSnapshot | PackedSnapshot): Request
     ...(queries !== null && { queries: queries.map(unpackQuery) }),
     ...(memory !== null && { memory: { heapStart: memory[0], heapEnd: memory[1], rss: memory[2] } satisfies MemoryRecord }),
     ...(api != null && { api: Array.isArray(api) ? ({ shape: api[0], startUs: api[1], durationUs: api[2] } satisfies PackedApiRecord) : api }),
-    response: response === null ? null : unpackResponse(response),
+    response: response === null ? null : unpackResponse(response, wireHeaders),
     collected,
     ...extra,
   };

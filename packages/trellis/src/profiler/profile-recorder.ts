@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { subscribe } from '../observe/channels.ts';
 import type { SubRequest } from '../kernel/sub-request.ts';
 import { profiledRequest, runCollectors, type BuildOptions } from './build-profile.ts';
 import { capturedResponse } from './capture-body.ts';
+import { wireHeaderBlock } from './wire-headers.ts';
 import { withCutBodyText } from './cut-body-text.ts';
 import type { DataCollector } from './data-collector.ts';
 import { KEEP_ALL, type KeepPolicy } from './keep-policy.ts';
@@ -37,6 +38,11 @@ export interface RecorderOptions extends BuildOptions {
    * addresses the gate admits. Everyone's requests are recorded. Absent: everyone is told.
    */
   readonly mayKnow?: (request: FastifyRequest) => boolean;
+}
+
+/** The fields capturedResponse looks up to size the body, read one by one (no copy of them all). */
+function bodyHeaders(reply: FastifyReply): Record<string, unknown> {
+  return { 'content-length': reply.getHeader('content-length'), 'content-type': reply.getHeader('content-type'), trailer: reply.getHeader('trailer'), 'transfer-encoding': reply.getHeader('transfer-encoding') };
 }
 
 /** A CORS preflight (Fetch standard §3.2.2): answered before profiling and never recorded. */
@@ -204,9 +210,15 @@ export function recordProfiles(app: FastifyInstance, options: RecorderOptions): 
       }
       ctx.routing = routingOf(request, ctx.statusCode);
       // Taken now, a long body cut to a string of its own, so the context waiting for the next
-      // turn holds neither the request nor the whole body (profile-context.ts, release).
-      // getHeaders() returns a fresh object: later changes to the reply cannot reach the profile.
-      ctx.response = capturedResponse(ctx.statusCode, reply.getHeaders(), ctx.payload, maxBodyBytes, request.method);
+      // turn holds neither the request nor the whole body (profile-context.ts, release). The
+      // headers are the block written to the socket (wire-headers.ts), a string nothing changes;
+      // without one (HTTP/2), getHeaders() returns a fresh object, which later changes to the
+      // reply cannot reach either.
+      const wire = wireHeaderBlock(reply.raw);
+      ctx.response =
+        wire === null
+          ? capturedResponse(ctx.statusCode, reply.getHeaders(), ctx.payload, maxBodyBytes, request.method)
+          : capturedResponse(ctx.statusCode, bodyHeaders(reply), ctx.payload, maxBodyBytes, request.method, wire);
       ctx.payload = null;
       const facts = ctx.release(maxBodyBytes, options.redactKeys);
       for (const child of ctx.children) child.release(maxBodyBytes, options.redactKeys, facts);

@@ -57,6 +57,12 @@ export interface CapturedResponse {
   readonly payload: string | null;
   /** Bytes of the whole body as sent. */
   readonly size: number;
+  /**
+   * The header block as written to the socket, where the request thread kept it so (HTTP/1.x):
+   * `headers` is then empty until the block is read (wire-headers.ts), on the profiler thread or
+   * before collectors run on the request thread. Never in a built profile.
+   */
+  readonly wire?: string;
 }
 
 /**

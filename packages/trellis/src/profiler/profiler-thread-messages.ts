@@ -34,6 +34,8 @@ export interface ProfileBatch {
   readonly type: 'profiles';
   readonly snapshots: readonly string[];
   readonly payloads: readonly (string | null)[];
+  /** The response's header block of each snapshot that kept one (wire-headers.ts), null for the others. */
+  readonly wires: readonly (string | null)[];
   /** The cut request body of each snapshot that has one, as UTF-8 (null for the others); transferred. */
   readonly bodies: readonly (Uint8Array | null)[];
   readonly facts: readonly (string | number | null)[];
@@ -60,14 +62,15 @@ function cutBody(snapshot: RequestSnapshot): Uint8Array | null {
  * request body, which travel beside it (see ToProfilerThread). An error sub-request that
  * `inherits` goes without the response and exception its parent carries for it.
  */
-export function asSent(snapshot: RequestSnapshot, inherits = false, reduce?: (snapshot: RequestSnapshot) => RequestSnapshot): { snapshot: PackedSnapshot; payload: string | null; body: Uint8Array | null } {
+export function asSent(snapshot: RequestSnapshot, inherits = false, reduce?: (snapshot: RequestSnapshot) => RequestSnapshot): { snapshot: PackedSnapshot; payload: string | null; body: Uint8Array | null; wire: string | null } {
   const sent = inherits ? { ...snapshot, response: null, exception: [] } : snapshot;
   const payload = sent.response?.payload ?? null;
+  const wire = sent.response?.wire ?? null;
   const body = cutBody(sent);
   // `reduce` (plain-snapshot.ts, when encoding failed) sees no cut body: it would make its bytes an
   // object of numbers, written into the text although they travel beside it.
   const packed = reduce ? reduce(body === null ? sent : { ...sent, request: { ...sent.request, body: null } }) : sent;
-  return { snapshot: packSnapshot(packed, { payload: payload !== null, body: body !== null }), payload, body };
+  return { snapshot: packSnapshot(packed, { payload: payload !== null, body: body !== null, wire: wire !== null }), payload, body, wire };
 }
 
 /** A snapshot back from its text, its response body and cut request body put back in place. */

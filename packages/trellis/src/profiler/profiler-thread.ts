@@ -16,7 +16,9 @@ import { ProfileWriter, type WriterLog } from './profile-writer.ts';
 import { openProfileStorage } from './storage/open-profile-storage.ts';
 import type { ProfileStorage } from './storage/profile-storage.ts';
 import { deferredRecord } from './stored-profile.ts';
-import { factsAt, type SnapshotFacts } from './snapshot-facts.ts';
+import { withWireHeaders } from './packed-snapshot.ts';
+import { factsAt, withHeaderFacts, type SnapshotFacts } from './snapshot-facts.ts';
+import { headerObject } from './wire-headers.ts';
 import { decodeSnapshot, type FromProfilerThread, type ProfileBatch, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
 import { TokenIssuer } from './token.ts';
 
@@ -99,10 +101,19 @@ function storeSubRequest(w: ProfileWriter, json: string, body: Uint8Array | null
   return w.store(shared ? { ...own, response: shared.response, exception: shared.exception } : own);
 }
 
-function store({ snapshots, payloads, bodies, facts }: ProfileBatch): Promise<void[]> | null {
+function store({ snapshots, payloads, wires, bodies, facts }: ProfileBatch): Promise<void[]> | null {
   if (!writer) return null;
   const parents: Parents = new Map();
-  return Promise.all(snapshots.map((json, i) => storeOne(writer!, json, payloads[i] ?? null, bodies[i] ?? null, factsAt(facts, i), parents)));
+  return Promise.all(
+    snapshots.map((json, i) => {
+      const wire = wires[i] ?? null;
+      if (wire === null) return storeOne(writer!, json, payloads[i] ?? null, bodies[i] ?? null, factsAt(facts, i), parents);
+      // Response headers kept as their block are read first: the secret test and storage see
+      // them in the text, as an object, and their facts are the object's.
+      const headers = headerObject(wire);
+      return storeOne(writer!, withWireHeaders(json, headers), payloads[i] ?? null, bodies[i] ?? null, withHeaderFacts(factsAt(facts, i), headers), parents);
+    }),
+  );
 }
 
 /** Snapshots that arrived with no store to write them to (it could not be opened). */
@@ -119,9 +130,9 @@ let takenBytes = 0;
 let closing = false;
 const pool = new HeapPoolRelease();
 
-function batchBytes({ snapshots, payloads, bodies }: ProfileBatch): number {
+function batchBytes({ snapshots, payloads, wires, bodies }: ProfileBatch): number {
   let bytes = 0;
-  for (let i = 0; i < snapshots.length; i++) bytes += snapshots[i]!.length + (payloads[i]?.length ?? 0) + (bodies[i]?.length ?? 0);
+  for (let i = 0; i < snapshots.length; i++) bytes += snapshots[i]!.length + (payloads[i]?.length ?? 0) + (wires[i]?.length ?? 0) + (bodies[i]?.length ?? 0);
   return bytes;
 }
 

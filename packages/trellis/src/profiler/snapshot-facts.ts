@@ -43,16 +43,33 @@ const PREVIOUS_TOKEN_HEADER = 32;
 /** `bodyBeside`: the request body, cut on the request thread, travels beside the text (thread-profile-sink.ts). */
 export function pushFacts(into: (string | number | null)[], sent: RequestSnapshot, inherits: boolean, bodyBeside = false): void {
   // A sub-request that inherits is sent without its response (profiler-thread-messages.ts, asSent).
-  const headers = inherits ? undefined : sent.response?.headers;
+  const response = inherits ? null : sent.response;
   let flags = inherits ? INHERITS : 0;
-  if (headers !== undefined && headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined) flags |= PROFILER_HEADERS;
-  if (headers !== undefined && headers['x-previous-debug-token'] !== undefined) flags |= PREVIOUS_TOKEN_HEADER;
+  // Headers kept as their block (wire-headers.ts) are read on the profiler thread, which sets
+  // their flags then (`withHeaderFacts`).
+  if (response && response.wire === undefined) flags |= headerFlags(response.headers);
   if ((sent.secrets?.length ?? 0) > 0) flags |= SECRETS_FOUND;
   if (sent.children.length > 0) flags |= HAS_CHILDREN;
   if (bodyBeside || (typeof sent.request.body === 'string' && sent.request.body !== '')) flags |= TEXT_BODY;
   // The summary's fields (summaryOf), pushed without an object made for them.
   const r = sent.request;
   into.push(sent.token, sent.parentToken, r.ip, r.method, absoluteUrl(sent), sent.startTime, sent.statusCode, Math.round(sent.durationMs * 1000) / 1000, r.url, flags);
+}
+
+function headerFlags(headers: Readonly<Record<string, unknown>>): number {
+  let flags = 0;
+  if (headers['x-debug-token'] !== undefined && headers['x-debug-token-link'] !== undefined) flags |= PROFILER_HEADERS;
+  if (headers['x-previous-debug-token'] !== undefined) flags |= PREVIOUS_TOKEN_HEADER;
+  return flags;
+}
+
+/**
+ * The facts with the flags of the response headers read from their block on the profiler thread
+ * (the request thread sent the block unread: see pushFacts).
+ */
+export function withHeaderFacts(facts: SnapshotFacts, headers: Readonly<Record<string, unknown>>): SnapshotFacts {
+  const flags = headerFlags(headers);
+  return { ...facts, profilerHeaders: (flags & PROFILER_HEADERS) !== 0, previousTokenHeader: (flags & PREVIOUS_TOKEN_HEADER) !== 0 };
 }
 
 /** The facts of the i-th snapshot of a batch. */

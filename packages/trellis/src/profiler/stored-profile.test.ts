@@ -35,7 +35,7 @@ test('a snapshot stored as its text reads back as the profile built from it', as
   const snapshot = cleanSnapshotFor('b00001');
   const { snapshot: bare, payload } = asSent(snapshot);
   const record = deferredRecord(summaryOf(snapshot), JSON.stringify(bare), payload);
-  assert.equal(record.data.startsWith('{"snapshot":[2,"b00001",null,'), true);
+  assert.equal(record.data.startsWith('{"snapshot":[3,"b00001",null,'), true);
   assert.deepEqual(await profileOf(record, defaultCollectors, SINK_BUILD), await buildProfile(snapshot, defaultCollectors, SINK_BUILD));
 });
 

@@ -96,6 +96,7 @@ export class ThreadProfileSink implements ProfileSink {
   /** Bytes of the snapshots in `#batch`. */
   #batchBytes = 0;
   #payloads: (string | null)[] = [];
+  #wires: (string | null)[] = [];
   #bodies: (Uint8Array | null)[] = [];
   #facts: (string | number | null)[] = [];
   #timer: NodeJS.Timeout | null = null;
@@ -168,7 +169,7 @@ export class ThreadProfileSink implements ProfileSink {
     this.#threadDroppedBefore = this.#threadDropped;
     this.#stored = this.#sent;
     // Only what is still batched here (not yet posted) remains in the backlog.
-    this.#sizes = this.#batch.map((text, i) => text.length + (this.#payloads[i]?.length ?? 0) + (this.#bodies[i]?.length ?? 0));
+    this.#sizes = this.#batch.map((text, i) => text.length + (this.#payloads[i]?.length ?? 0) + (this.#wires[i]?.length ?? 0) + (this.#bodies[i]?.length ?? 0));
     this.#sizesHead = 0;
     this.#backlogBytes = this.#sizes.reduce((sum, bytes) => sum + bytes, 0);
     this.#log.error({ err: error ?? undefined, channel: 'profiler', notRecorded: lost }, `The profiler thread stopped (${why}) and was restarted; ${lost.toLocaleString('en-US')} ${lost === 1 ? 'request' : 'requests'} it held went unrecorded.`);
@@ -205,11 +206,11 @@ export class ThreadProfileSink implements ProfileSink {
         whole.response === main.response &&
         whole.exception === main.exception &&
         whole.startTime - main.startTime < INHERIT_WITHIN_MS;
-      const { snapshot, payload, body: cut } = asSent(whole, inherits);
+      const { snapshot, payload, wire, body: cut } = asSent(whole, inherits);
       // Transferred when posted: a body already handed on (the same snapshot sent twice) goes no more.
       const body = cut !== null && cut.buffer instanceof ArrayBuffer && cut.buffer.detached ? null : cut;
       const text = this.#encode(snapshot, whole, inherits);
-      const bytes: number = text === null ? 0 : text.length + (payload?.length ?? 0) + (body?.length ?? 0);
+      const bytes: number = text === null ? 0 : text.length + (payload?.length ?? 0) + (wire?.length ?? 0) + (body?.length ?? 0);
       // One snapshot of more than an eighth of the thread's heap bound (a log record carrying a
       // huge object) is not sent: decoding it could exceed the bound (profilerThreadOldGenerationMb).
       const tooLarge = bytes > this.#maxSnapshotBytes;
@@ -219,6 +220,7 @@ export class ThreadProfileSink implements ProfileSink {
       this.#batch.push(text);
       this.#batchBytes += bytes;
       this.#payloads.push(payload);
+      this.#wires.push(wire);
       this.#bodies.push(body);
       this.#sizes.push(bytes);
       this.#backlogBytes += bytes;
@@ -262,19 +264,21 @@ export class ThreadProfileSink implements ProfileSink {
     this.#timer = null;
     const snapshots = this.#batch;
     const payloads = this.#payloads;
+    const wires = this.#wires;
     const bodies = this.#bodies;
     const facts = this.#facts;
     if (snapshots.length === 0 || this.#dead) return;
     this.#batch = [];
     this.#batchBytes = 0;
     this.#payloads = [];
+    this.#wires = [];
     this.#bodies = [];
     this.#facts = [];
     // The cut bodies' memory moves to the thread (each has a buffer of its own: large-body.ts).
     const transfer: ArrayBuffer[] = [];
     for (const body of bodies) if (body !== null && isOwnCut(body) && !transfer.includes(body.buffer as ArrayBuffer)) transfer.push(body.buffer as ArrayBuffer);
     try {
-      this.#batches.postMessage({ type: 'profiles', snapshots, payloads, bodies, facts } satisfies ProfileBatch, transfer);
+      this.#batches.postMessage({ type: 'profiles', snapshots, payloads, wires, bodies, facts } satisfies ProfileBatch, transfer);
     } catch (error) {
       // Nothing in a batch should fail to be cloned (texts, numbers, bytes); if something does,
       // the batch is lost, counted and said, and the process goes on.
@@ -343,6 +347,7 @@ export class ThreadProfileSink implements ProfileSink {
     this.#batch = [];
     this.#batchBytes = 0;
     this.#payloads = [];
+    this.#wires = [];
     this.#bodies = [];
     this.#facts = [];
     this.#stored = this.#sent;

@@ -91,12 +91,17 @@ for (const store of stores) {
       const token = res.headers['x-debug-token'] as string;
       await app.profiler!.settled();
       const record = await app.profiler!.storage.read(token);
-      assert.ok(record?.data.startsWith(`{"snapshot":[2,"${token}",null,`), record?.data.slice(0, 80));
+      assert.ok(record?.data.startsWith(`{"snapshot":[3,"${token}",null,`), record?.data.slice(0, 80));
+      // The response headers crossed as the block written to the socket, and were appended read.
+      assert.ok(record?.data.includes(`"x-debug-token":"${token}"`), 'the headers are in the stored text as an object');
       assert.equal(record?.url, `http://localhost:80/hello?page=2&run=${store.name}`);
       const json = (await app.inject({ url: `/_profiler/${token}.json` })).json();
       assert.equal(json.token, token);
       assert.deepEqual(json.collectors.request.query, { page: '2', run: store.name });
       assert.equal(json.collectors.response.headers['x-debug-token'], token);
+      // As sent: the fields Node adds itself are there too.
+      assert.equal(json.collectors.response.headers['content-type'], res.headers['content-type']);
+      assert.equal(json.collectors.response.headers.date, res.headers.date);
       assert.deepEqual(json.collectors['route-echo'], { route: '/hello' });
       assert.deepEqual(Object.keys(json.collectors), ['request', 'response', 'time', 'cpu', 'exception', 'logs', 'db', 'security', 'router', 'api', 'http_client', 'events', 'route-echo']);
     });
