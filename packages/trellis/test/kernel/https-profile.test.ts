@@ -71,6 +71,12 @@ describe('profiles over TLS (HTTPS=1)', () => {
       const profile = await profileOf(r.headers['x-debug-token']);
       assert.equal(profile.url, `https://127.0.0.1:${port}/robots.txt`);
       assert.equal(profile.ip, '127.0.0.1');
+      // The response headers as captured: over HTTP/1.1 the block written to the socket (with the
+      // Date Node adds), over HTTP/2, which has none, getHeaders() (profiler/wire-headers.ts).
+      const headers = (profile as unknown as { collectors: { response: { headers: Record<string, unknown> } } }).collectors.response.headers;
+      assert.equal(headers['x-debug-token'], r.headers['x-debug-token']);
+      assert.equal(headers['content-type'], r.headers['content-type']);
+      assert.equal(headers.date, name === 'HTTP/1.1' ? r.headers.date : undefined);
     });
 
     test(`${name}: a request rejected for its Host keeps the client's address`, async () => {
