@@ -70,7 +70,17 @@ export interface Recording {
  * sub-requests to the sink, which builds and stores the profiles elsewhere (profile-sink.ts).
  */
 export function recordProfiles(app: FastifyInstance, options: RecorderOptions): Recording {
-  const contexts = new WeakMap<FastifyRequest, ProfileContext>();
+  // A request's context is kept on the request, in a field the Request class is given up front
+  // (decorateRequest: setting it changes no object's shape). A WeakMap entry per request cost a
+  // hash lookup per event, ten a request, and an ephemeron for every young-generation collection.
+  // A symbol of this recording's own: nobody else reads it, and a second recording has its own.
+  const key = Symbol('trellis.profileContext');
+  app.decorateRequest(key, null);
+  const contexts = {
+    get: (request: FastifyRequest): ProfileContext | undefined => (request as unknown as Record<symbol, ProfileContext | null | undefined>)[key] ?? undefined,
+    set: (request: FastifyRequest, ctx: ProfileContext): void => void ((request as unknown as Record<symbol, ProfileContext | null>)[key] = ctx),
+    delete: (request: FastifyRequest): void => void ((request as unknown as Record<symbol, ProfileContext | null>)[key] = null),
+  };
   const children = new WeakMap<SubRequest, ProfileContext>();
   const { issuer, sink, collectors, maxBodyBytes, mayProfileCpu, mayKnow } = options;
   const keep = options.keep ?? KEEP_ALL;
