@@ -21,12 +21,17 @@ test('a block reads as getHeaders() gives the fields: names lower-cased, a repea
 test('odd blocks: none but a status line, no final empty line, a field named __proto__, spaces kept', () => {
   assert.deepEqual({ ...headerObject('HTTP/1.1 204 No Content\r\n\r\n') }, {});
   assert.deepEqual({ ...headerObject('HTTP/1.1 200 OK\r\nx-a: 1') }, { 'x-a': '1' });
-  const proto = headerObject('HTTP/1.1 200 OK\r\n__proto__: x\r\nx-b:  two  \r\n\r\n');
-  assert.equal(Object.getPrototypeOf(proto), null);
-  assert.equal(proto['__proto__'], 'x');
+  const proto = headerObject('HTTP/1.1 200 OK\r\n__proto__: x\r\n__proto__: y\r\nconstructor: z\r\nx-b:  two  \r\n\r\n');
+  // Own properties, the prototype untouched: JSON writes them as any other field.
+  assert.equal(Object.getPrototypeOf(proto), Object.prototype);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(proto, '__proto__')?.value, ['x', 'y']);
+  assert.equal(proto.constructor, 'z');
+  assert.equal(JSON.stringify(proto), '{"__proto__":["x","y"],"constructor":"z","x-b":" two  "}');
   // Node writes `name: value`: only that one space goes.
   assert.equal(proto['x-b'], ' two  ');
   assert.deepEqual({ ...headerObject('') }, {});
+  // A line without a colon (none Node writes) is passed over.
+  assert.deepEqual({ ...headerObject('HTTP/1.1 200 OK\r\nnonsense\r\nx-c: 3\r\n\r\n') }, { 'x-c': '3' });
 });
 
 test('the block Node wrote for a response is the one kept, under inject and on a socket', async () => {

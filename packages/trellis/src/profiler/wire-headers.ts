@@ -25,28 +25,38 @@ export function wireHeaderBlock(raw: unknown): string | null {
 /**
  * The header fields of a block as `getHeaders()` gives them: names lower-cased (RFC 9110 §5.1:
  * they are case-insensitive), a field sent on several lines as an array of their values, in
- * order (Node writes an array value so, one line each). A null-prototype object: a field may be
- * named `__proto__`.
+ * order (Node writes an array value so, one line each). A plain object, built in the same order
+ * for the same fields, so V8 reuses its shapes (a null-prototype object is a dictionary, slower
+ * to fill and to encode); a field named like a property of Object.prototype (`__proto__`) is
+ * defined as an own property.
  */
 export function headerObject(block: string): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = Object.create(null);
+  const headers: Record<string, string | string[]> = {};
   // The first line is the status line; the block ends with an empty line.
   for (let start = block.indexOf('\r\n') + 2; start > 1 && start < block.length; ) {
-    const end = block.indexOf('\r\n', start);
-    const line = end < 0 ? block.slice(start) : block.slice(start, end);
-    if (line === '') break;
-    const colon = line.indexOf(':');
-    if (colon > 0) {
-      const name = line.slice(0, colon).toLowerCase();
+    let end = block.indexOf('\r\n', start);
+    if (end < 0) end = block.length;
+    if (end === start) break;
+    const colon = block.indexOf(':', start);
+    if (colon > start && colon < end) {
+      const name = block.slice(start, colon).toLowerCase();
       // Node writes `name: value`; a value is kept as it was given, spaces inside it and all.
-      const value = line.charCodeAt(colon + 1) === 0x20 ? line.slice(colon + 2) : line.slice(colon + 1);
+      const value = block.slice(block.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1, end);
       const known = headers[name];
-      headers[name] = known === undefined ? value : Array.isArray(known) ? [...known, value] : [known, value];
+      if (known === undefined) headers[name] = value;
+      // Found: a field seen before, or one named like a property of Object.prototype (`__proto__`,
+      // `constructor`), which is not the block's and is never assigned to.
+      else addOwn(headers, name, value, Object.hasOwn(headers, name) ? known : undefined);
     }
-    if (end < 0) break;
     start = end + 2;
   }
   return headers;
+}
+
+/** A field's value (after those of its earlier lines, `known`), defined as an own property. */
+function addOwn(headers: Record<string, string | string[]>, name: string, value: string, known: string | string[] | undefined): void {
+  const merged = known === undefined ? value : Array.isArray(known) ? [...known, value] : [known, value];
+  Object.defineProperty(headers, name, { value: merged, enumerable: true, writable: true, configurable: true });
 }
 
 /** The response with its headers read from the block it kept, when it kept one. */
