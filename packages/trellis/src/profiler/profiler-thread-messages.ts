@@ -51,6 +51,14 @@ export interface ProfileBatch {
  */
 export type ToProfilerThread = { readonly type: 'wake' } | { readonly type: 'close' };
 
+/**
+ * What a snapshot weighs in the backlog and in what the thread takes at once: its text and what
+ * travels beside it (characters of the texts, bytes of the cut body).
+ */
+export function sentBytes(text: string, payload: string | null | undefined, wire: string | null | undefined, body: Uint8Array | null | undefined): number {
+  return text.length + (payload?.length ?? 0) + (wire?.length ?? 0) + (body?.length ?? 0);
+}
+
 /** A request body cut on the request thread (UTF-8 bytes): it travels beside the snapshot. */
 function cutBody(snapshot: RequestSnapshot): Uint8Array | null {
   const { body, bodyNote } = snapshot.request;

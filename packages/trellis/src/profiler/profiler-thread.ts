@@ -19,7 +19,7 @@ import { deferredRecord } from './stored-profile.ts';
 import { withWireHeaders } from './packed-snapshot.ts';
 import { factsAt, withHeaderFacts, type SnapshotFacts } from './snapshot-facts.ts';
 import { headerObject } from './wire-headers.ts';
-import { decodeSnapshot, type FromProfilerThread, type ProfileBatch, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
+import { decodeSnapshot, sentBytes, type FromProfilerThread, type ProfileBatch, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
 import { TokenIssuer } from './token.ts';
 
 /**
@@ -132,7 +132,7 @@ const pool = new HeapPoolRelease();
 
 function batchBytes({ snapshots, payloads, wires, bodies }: ProfileBatch): number {
   let bytes = 0;
-  for (let i = 0; i < snapshots.length; i++) bytes += snapshots[i]!.length + (payloads[i]?.length ?? 0) + (wires[i]?.length ?? 0) + (bodies[i]?.length ?? 0);
+  for (let i = 0; i < snapshots.length; i++) bytes += sentBytes(snapshots[i]!, payloads[i], wires[i], bodies[i]);
   return bytes;
 }
 

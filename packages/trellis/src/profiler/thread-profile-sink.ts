@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { HeapInfo } from 'node:v8';
 import { OncePerInterval } from '../logging/once-per-interval.ts';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { asSent, type FromProfilerThread, type ProfileBatch, type ProfilerThreadData, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
+import { asSent, sentBytes, type FromProfilerThread, type ProfileBatch, type ProfilerThreadData, type ProfilerThreadStart, type ToProfilerThread } from './profiler-thread-messages.ts';
 import type { RequestSnapshot } from './profiled-request.ts';
 import type { ProfileSink } from './profile-sink.ts';
 import { plainSnapshot } from './plain-snapshot.ts';
@@ -169,7 +169,7 @@ export class ThreadProfileSink implements ProfileSink {
     this.#threadDroppedBefore = this.#threadDropped;
     this.#stored = this.#sent;
     // Only what is still batched here (not yet posted) remains in the backlog.
-    this.#sizes = this.#batch.map((text, i) => text.length + (this.#payloads[i]?.length ?? 0) + (this.#wires[i]?.length ?? 0) + (this.#bodies[i]?.length ?? 0));
+    this.#sizes = this.#batch.map((text, i) => sentBytes(text, this.#payloads[i], this.#wires[i], this.#bodies[i]));
     this.#sizesHead = 0;
     this.#backlogBytes = this.#sizes.reduce((sum, bytes) => sum + bytes, 0);
     this.#log.error({ err: error ?? undefined, channel: 'profiler', notRecorded: lost }, `The profiler thread stopped (${why}) and was restarted; ${lost.toLocaleString('en-US')} ${lost === 1 ? 'request' : 'requests'} it held went unrecorded.`);
@@ -210,7 +210,7 @@ export class ThreadProfileSink implements ProfileSink {
       // Transferred when posted: a body already handed on (the same snapshot sent twice) goes no more.
       const body = cut !== null && cut.buffer instanceof ArrayBuffer && cut.buffer.detached ? null : cut;
       const text = this.#encode(snapshot, whole, inherits);
-      const bytes: number = text === null ? 0 : text.length + (payload?.length ?? 0) + (wire?.length ?? 0) + (body?.length ?? 0);
+      const bytes: number = text === null ? 0 : sentBytes(text, payload, wire, body);
       // One snapshot of more than an eighth of the thread's heap bound (a log record carrying a
       // huge object) is not sent: decoding it could exceed the bound (profilerThreadOldGenerationMb).
       const tooLarge = bytes > this.#maxSnapshotBytes;
