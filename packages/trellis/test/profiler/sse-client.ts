@@ -45,11 +45,27 @@ export class SseClient {
     return this.#items;
   }
 
-  next(test: (item: SseItem) => boolean): Promise<SseItem> {
+  /**
+   * The first item matching, waiting for it at most `timeoutMs`: an event that never comes fails
+   * the test that waits for it, instead of leaving the whole run waiting (once, under two files
+   * at a time, a cross-process event never came and `npm test` hung).
+   */
+  next(test: (item: SseItem) => boolean, timeoutMs = 15_000): Promise<SseItem> {
     const seen = this.#items.find(test);
     if (seen) return Promise.resolve(seen);
     if (this.#ended) return Promise.reject(new Error('stream ended'));
-    return new Promise((resolve, reject) => this.#waiters.push({ test, resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        reject(new Error(`no matching item within ${timeoutMs} ms; read so far: ${JSON.stringify(this.#items).slice(0, 500)}`));
+      }, timeoutMs);
+      const waiter = {
+        test,
+        resolve: (item: SseItem) => (clearTimeout(timer), resolve(item)),
+        reject: (error: Error) => (clearTimeout(timer), reject(error)),
+      };
+      this.#waiters.push(waiter);
+    });
   }
 
   close(): void {
