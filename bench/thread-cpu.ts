@@ -7,8 +7,10 @@
  * by the requests answered. A throughput ratio on a two-core machine mixes the profiler's own work
  * with whatever else wants the cores (the load generator, Redis) and drifts by a fifth between runs;
  * CPU per request says where the time goes: the request thread (MainThread), the profiler thread
- * (WorkerThread), V8's collector and compiler helpers (V8Worker). Servers are interleaved round by
- * round and the median of each figure is shown. Linux only; not part of `npm test`.
+ * (WorkerThread), V8's collector and compiler helpers (V8Worker), and with the Redis store the
+ * Redis server's own CPU (redis-server, from its /proc/<pid>/stat, when it runs on this machine),
+ * which competes for the same cores. Servers are interleaved round by round and the median of
+ * each figure is shown. Linux only; not part of `npm test`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +24,8 @@ import { purgeRedisKeys } from './lib/purge-redis-keys.ts';
 import { ServerProcess } from './lib/server-process.ts';
 import { median } from './lib/stats.ts';
 import { textTable } from './lib/render-table.ts';
-import { cpuPerRequest, threadTicks } from './lib/thread-cpu.ts';
+import { cpuPerRequest, processTicks, threadTicks, TICKS_PER_SECOND } from './lib/thread-cpu.ts';
+import { redisServerPid } from './lib/redis-server-pid.ts';
 import { DEBUG_ENV, profilerEnv, type ProfilerStore } from './scenarios/server-specs.ts';
 import { BOOKSHOP_SCRIPT } from './lib/bookshop-node-args.ts';
 
@@ -64,6 +67,12 @@ if (modes.includes('redis') && !(await redisAvailable())) {
   modes = modes.filter((m) => m !== 'redis');
 }
 
+/** The Redis server's CPU per request, as a thread name would be (read from its own process). */
+const REDIS = 'redis-server';
+// With the Redis store every profile also costs redis-server CPU, on the same two cores.
+const redisPid = modes.includes('redis') ? await redisServerPid() : null;
+if (modes.includes('redis') && redisPid === null) console.log('Redis is not a process of this machine: its CPU is left out.');
+
 const workDir = await mkdtemp(join(tmpdir(), 'trellis-thread-cpu-'));
 const fixture = await bookshopFixture(root, workDir);
 const generator = await pickLoadGenerator();
@@ -89,10 +98,15 @@ try {
       }, root);
       try {
         await generator.run(server.url, request, { durationSeconds: numbers.warmup, connections: numbers.connections });
+        const redis = mode === 'redis' ? redisPid : null;
+        const redisBefore = redis === null ? null : await processTicks(redis);
         const before = await threadTicks(server.pid);
         const result = await generator.run(server.url, request, { durationSeconds: numbers.duration, connections: numbers.connections });
         const after = await threadTicks(server.pid);
-        const reading = { rps: result.requestsPerSecond, us: cpuPerRequest(before, after, result.requests) };
+        const redisAfter = redis === null ? null : await processTicks(redis);
+        const us = cpuPerRequest(before, after, result.requests);
+        if (redisBefore !== null && redisAfter !== null) us.set(REDIS, ((redisAfter - redisBefore) * 1e6) / TICKS_PER_SECOND / result.requests);
+        const reading = { rps: result.requestsPerSecond, us };
         readings.get(mode)!.push(reading);
         console.log(`  round ${round} ${mode.padEnd(6)} ${Math.round(reading.rps).toLocaleString('en-US').padStart(7)} req/s  ${[...reading.us].map(([n, us]) => `${n} ${us.toFixed(1)} µs`).join(', ')}`);
       } finally {
@@ -105,7 +119,7 @@ try {
   await rm(workDir, { recursive: true, force: true });
 }
 
-const THREADS = ['MainThread', 'WorkerThread', 'V8Worker'];
+const THREADS = ['MainThread', 'WorkerThread', 'V8Worker', REDIS];
 const medianOf = (mode: Mode, pick: (r: Reading) => number) => median(readings.get(mode)!.map(pick));
 const total = (r: Reading) => [...r.us.values()].reduce((a, b) => a + b, 0);
 const other = (r: Reading) => total(r) - THREADS.reduce((sum, t) => sum + (r.us.get(t) ?? 0), 0);
@@ -116,11 +130,11 @@ const rows = modes.map((mode) => [
   medianOf(mode, other).toFixed(1),
   medianOf(mode, total).toFixed(1),
 ]);
-console.log(`\nmedians, CPU µs per request\n${textTable(['server', 'req/s', 'request thread', 'workers', 'V8 helpers', 'other', 'total'], rows)}`);
+console.log(`\nmedians, CPU µs per request\n${textTable(['server', 'req/s', 'request thread', 'workers', 'V8 helpers', 'redis-server', 'other', 'total'], rows)}`);
 if (modes.includes('off')) {
   const offTotal = medianOf('off', total);
   for (const mode of modes.filter((m) => m !== 'off')) {
     // Throughput a machine with cores to spare would reach: the request thread alone decides it.
-    console.log(`${mode}: req/s on ÷ off ${(medianOf(mode, (r) => r.rps) / medianOf('off', (r) => r.rps)).toFixed(3)}; request thread off ÷ on ${(medianOf('off', (r) => r.us.get('MainThread') ?? 0) / medianOf(mode, (r) => r.us.get('MainThread') ?? 0)).toFixed(3)}; all threads off ÷ on ${(offTotal / medianOf(mode, total)).toFixed(3)}`);
+    console.log(`${mode}: req/s on ÷ off ${(medianOf(mode, (r) => r.rps) / medianOf('off', (r) => r.rps)).toFixed(3)}; request thread off ÷ on ${(medianOf('off', (r) => r.us.get('MainThread') ?? 0) / medianOf(mode, (r) => r.us.get('MainThread') ?? 0)).toFixed(3)}; all CPU off ÷ on ${(offTotal / medianOf(mode, total)).toFixed(3)}`);
   }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpuPerRequest, parseTaskStat, threadTicks } from './thread-cpu.ts';
+import { cpuPerRequest, parseTaskStat, processTicks, threadTicks } from './thread-cpu.ts';
 
 test('a stat line: the name in parentheses, then utime + stime (fields 14 and 15)', () => {
   const line = '4242 (MainThread) R 1 4242 4242 0 -1 4194304 1234 0 0 0 150 25 0 0 20 0 11 0 100 1000000 5000';
@@ -28,4 +28,13 @@ test('this process has a main thread that used some CPU', async () => {
   const ticks = await threadTicks(process.pid);
   assert.ok(spin > 0);
   assert.ok(ticks.has('MainThread') || ticks.has('node'), [...ticks.keys()].join(', '));
+});
+
+test('a whole process: at least the ticks of its main thread; a process that is gone is null', async () => {
+  for (const end = Date.now() + 30; Date.now() < end; );
+  const threads = await threadTicks(process.pid);
+  const whole = await processTicks(process.pid);
+  assert.equal(typeof whole, 'number');
+  assert.ok(whole! >= (threads.get('MainThread') ?? threads.get('node') ?? 0), `${whole} ticks for the process, ${[...threads].join(', ')} by thread`);
+  assert.equal(await processTicks(2 ** 22 + 1), null);
 });

@@ -37,6 +37,14 @@ export async function threadTicks(pid: number): Promise<ThreadTicks> {
   return ticks;
 }
 
+/**
+ * User + system ticks of a whole process (`/proc/<pid>/stat`, all its threads), or null when it
+ * is gone or unreadable: for a process beside the server whose work a request causes (Redis).
+ */
+export async function processTicks(pid: number): Promise<number | null> {
+  return parseTaskStat(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''))?.ticks ?? null;
+}
+
 /** Microseconds of CPU per request, by thread name, between two readings over `requests` requests. */
 export function cpuPerRequest(before: ThreadTicks, after: ThreadTicks, requests: number): Map<string, number> {
   const us = new Map<string, number>();
