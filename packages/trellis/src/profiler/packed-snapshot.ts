@@ -4,6 +4,7 @@ import type { MemoryRecord } from './memory-sample.ts';
 import type { CapturedRequest, CapturedResponse, QueryRecord, RequestSnapshot } from './profiled-request.ts';
 import type { LogRecord } from '../logging/log-record.ts';
 import { headerObject } from './wire-headers.ts';
+import { packRouting, unpackRouting, type PackedRouting } from './packed-route-trace.ts';
 
 /**
  * A snapshot as the request thread hands it on and a deferred record stores it: its fixed fields
@@ -37,6 +38,9 @@ const FORMAT_2 = 2;
 
 /** The fields a snapshot has only sometimes: one object after the rest, absent when none is there. */
 type Extra = Pick<RequestSnapshot, 'queriesNotKept' | 'security' | 'routing' | 'httpCalls' | 'cpu' | 'secrets'>;
+
+/** The optional fields as packed: a 404's or 405's route trace as the text of it (packed-route-trace.ts). */
+type PackedExtra = Omit<Extra, 'routing'> & { readonly routing?: PackedRouting };
 
 /** What of a snapshot travels beside its text instead of in it (thread-profile-sink.ts). */
 export interface Beside {
@@ -106,12 +110,12 @@ function unpackResponse(p: readonly unknown[], wireHeaders: Record<string, unkno
   return { statusCode, headers: wireHeaders ?? headers ?? {}, payload, size };
 }
 
-function extraOf(s: RequestSnapshot): Extra | null {
+function extraOf(s: RequestSnapshot): PackedExtra | null {
   if (s.queriesNotKept === undefined && s.security === undefined && s.routing === undefined && s.httpCalls === undefined && s.cpu === undefined && s.secrets === undefined) return null;
-  const extra: { -readonly [K in keyof Extra]: Extra[K] } = {};
+  const extra: { -readonly [K in keyof PackedExtra]: PackedExtra[K] } = {};
   if (s.queriesNotKept !== undefined) extra.queriesNotKept = s.queriesNotKept;
   if (s.security !== undefined) extra.security = s.security;
-  if (s.routing !== undefined) extra.routing = s.routing;
+  if (s.routing !== undefined) extra.routing = packRouting(s.routing);
   if (s.httpCalls !== undefined) extra.httpCalls = s.httpCalls;
   if (s.cpu !== undefined) extra.cpu = s.cpu;
   if (s.secrets !== undefined) extra.secrets = s.secrets;
@@ -167,13 +171,15 @@ export function unpackSnapshot(value: RequestSnapshot | PackedSnapshot): Request
     number, string, string | null, string[], unknown[], RequestSnapshot['subRequest'], number, number, number,
     [string, number[]] | RequestSnapshot['marks'], RequestSnapshot['exception'], unknown[][], unknown[][] | null,
     [number, number, number] | null, [string, number[], number[]] | RequestSnapshot['api'] | null, unknown[] | null,
-    RequestSnapshot['collected'], Extra | null | undefined, Record<string, unknown> | undefined,
+    RequestSnapshot['collected'], PackedExtra | null | undefined, Record<string, unknown> | undefined,
   ];
+  const unpackedRequest = unpackRequest(request);
+  const { routing, ...rest } = extra ?? {};
   return {
     token,
     parentToken,
     children,
-    request: unpackRequest(request),
+    request: unpackedRequest,
     subRequest,
     startTime,
     durationMs: durationMs / 1000,
@@ -186,6 +192,7 @@ export function unpackSnapshot(value: RequestSnapshot | PackedSnapshot): Request
     ...(api != null && { api: Array.isArray(api) ? ({ shape: api[0], startUs: api[1], durationUs: api[2] } satisfies PackedApiRecord) : api }),
     response: response === null ? null : unpackResponse(response, wireHeaders),
     collected,
-    ...extra,
+    ...rest,
+    ...(routing !== undefined && { routing: unpackRouting(routing, unpackedRequest.method) }),
   };
 }
