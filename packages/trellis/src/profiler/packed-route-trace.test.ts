@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { packRouteTrace, packRouting, unpackRouteTrace, unpackRouting } from './packed-route-trace.ts';
 import { routeTrace } from './route-trace.ts';
 
@@ -43,4 +44,17 @@ test('a routing record: without a trace as it is; with one, its trace as text; a
   assert.deepEqual(JSON.parse(JSON.stringify(unpackRouting(JSON.parse(JSON.stringify(packed)), 'GET'))), JSON.parse(JSON.stringify({ path: '/nowhere', methods: null, trace })));
   const older = JSON.parse(JSON.stringify({ path: '/nowhere', methods: null, trace }));
   assert.equal(unpackRouting(older, 'GET'), older);
+});
+
+test('generated route tables, patterns of any text (quotes, backslashes, markup, lone surrogates): packed and unpacked, the same trace', () => {
+  const route = fc.record({ path: fc.string({ maxLength: 40, unit: 'binary' }).map((p) => `/${p}`), methods: fc.subarray(['GET', 'HEAD', 'POST', 'PUT'], { minLength: 1 }) });
+  fc.assert(
+    fc.property(fc.uniqueArray(route, { maxLength: 60, selector: (r) => r.path }), fc.constantFrom('GET', 'PUT'), fc.string({ maxLength: 30 }), (routes, method, tail) => {
+      const trace = routeTrace(routes, method, `/${tail}`);
+      // Through the text a snapshot is stored as, and back.
+      const stored = JSON.parse(JSON.stringify({ trace: packRouteTrace(trace) })) as { trace: string };
+      assert.deepEqual(unpackRouteTrace(stored.trace, method), { entries: [...trace.entries], omitted: trace.omitted });
+    }),
+    { numRuns: 300 },
+  );
 });
