@@ -39,6 +39,16 @@ test('at most one memory-reducing collection per interval', () => {
   assert.equal(release.runs, 2);
 });
 
+test('started with --expose-gc: the global gc, and the flag left alone', () => {
+  const asked: string[] = [];
+  const global = () => undefined;
+  assert.equal(
+    exposedGc((flags) => asked.push(flags), global),
+    global,
+  );
+  assert.deepEqual(asked, []);
+});
+
 test('another thread turning --expose-gc off between this one turning it on and making its context: tried again', () => {
   const asked: string[] = [];
   // What a second profiler thread starting at the same moment does: its own `finally`.
@@ -47,7 +57,7 @@ test('another thread turning --expose-gc off between this one turning it on and 
     v8.setFlagsFromString(flags);
     if (asked.length === 1) v8.setFlagsFromString('--no-expose-gc');
   };
-  const found = exposedGc(racing);
+  const found = exposedGc(racing, null);
   assert.equal(typeof found, 'function');
   assert.deepEqual(asked, ['--expose-gc', '--no-expose-gc', '--expose-gc', '--no-expose-gc']);
   assert.equal(runInNewContext('typeof gc'), 'undefined', 'the flag is left off');
@@ -59,7 +69,7 @@ test('with the flag turned off at every try: no gc, and a release that runs noth
     if (flags === '--expose-gc') tries++;
     v8.setFlagsFromString('--no-expose-gc');
   };
-  assert.equal(exposedGc(never), null);
+  assert.equal(exposedGc(never, null), null);
   assert.equal(tries, 16);
   const release = new HeapPoolRelease({ intervalMs: 10, now: 0, gc: null });
   assert.equal(release.available, false);

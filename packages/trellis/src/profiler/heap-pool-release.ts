@@ -17,10 +17,11 @@ const ATTEMPTS = 16;
  * V8's `gc`: the global one when the process was started with --expose-gc (the flag then stays
  * as it was), else from a context made for the purpose, the flag set only meanwhile: it is the
  * process's, and no other context (the app's, another thread's) is to find a `gc` it did not ask
- * for. Null when every try found the flag turned off by others: the caller goes without.
+ * for. Null when every try found the flag turned off by others: the caller goes without. (A
+ * process started with --expose-gc-as=<name> has no `gc` and ends there too, after turning the
+ * flag off: its `<name>` stays on the contexts made before.)
  */
-export function exposedGc(setFlags: (flags: string) => void = v8.setFlagsFromString): Gc | null {
-  const global = (globalThis as { gc?: unknown }).gc;
+export function exposedGc(setFlags: (flags: string) => void = v8.setFlagsFromString, global: unknown = (globalThis as { gc?: unknown }).gc): Gc | null {
   if (typeof global === 'function') return global as Gc;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     setFlags('--expose-gc');

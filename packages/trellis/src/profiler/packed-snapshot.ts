@@ -17,7 +17,9 @@ import { packRouting, unpackRouting, type PackedRouting } from './packed-route-t
  * Only the snapshot's own structure is packed. What the app or the client named (headers, query,
  * parameters, bodies, log record contexts, collected data, security and routing records) stays
  * an object, with its keys in the text as JSON writes them: the text test finds secret-named keys
- * there, and nothing redaction looks at was ever among the fields packed.
+ * there, and nothing redaction looks at was ever among the fields packed. One exception: a 404's
+ * route trace travels as one string (packed-route-trace.ts). It holds the app's route patterns
+ * and their methods, nothing the client sent and nothing redaction looks for.
  *
  * The first element is the format, so a text begins `[3,"<token>",`; a format 2 text is one
  * stored by the previous version (see FORMAT_2), and an object a snapshot stored unpacked, by an

@@ -129,7 +129,7 @@ const TAKEN_MAX_BYTES = 4 * 2 ** 20;
 let takenBytes = 0;
 let closing = false;
 const pool = new HeapPoolRelease();
-if (!pool.available) log.warn({ channel: 'profiler' }, "The profiler thread could not obtain V8's gc (other threads kept turning --expose-gc off): its heap's freed pages stay resident.");
+if (!pool.available) log.warn({ channel: 'profiler' }, "The profiler thread could not obtain V8's gc (another thread turned --expose-gc off at every try, or the process exposes it under another name: --expose-gc-as): its heap's freed pages stay resident.");
 
 function batchBytes({ snapshots, payloads, wires, bodies }: ProfileBatch): number {
   let bytes = 0;
