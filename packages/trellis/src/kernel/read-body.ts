@@ -40,7 +40,7 @@ export interface ReadBodyOptions {
  * Reads a request body as UTF-8 text, at most `limit` bytes: a Content-Length over the limit is
  * refused before a byte is read, a body that grows past it is refused as soon as it does (413,
  * RFC 9110 §15.5.14). A body in a content coding (gzip…) is refused unread, 415. What is left
- * unread is Node's to discard when the response ends. A body of 64 KB or more, or of unknown
+ * unread is discarded: by Node when the response ends, or here once reading has begun. A body of 64 KB or more, or of unknown
  * length (chunked, RFC 9112 §7.1), is read once the budget has room for it, counted at its
  * Content-Length or else at the limit (body-budget.ts).
  */
@@ -86,7 +86,11 @@ export function readBody(stream: Readable, options: ReadBodyOptions): Promise<st
       size += chunk.length;
       if (size > limit) {
         cleanup();
-        stream.pause();
+        // The rest is read and dropped, as Node drops a body nobody started reading: once read
+        // from, a stream is no longer Node's to discard when the response ends, and paused here
+        // it held the connection, so a keep-alive client's next request (a chunked upload refused
+        // 413, then anything) waited for ever. REQUEST_TIMEOUT bounds a body that never ends.
+        stream.resume();
         reject(HttpError.of('body_too_large', { limit }));
         return;
       }
