@@ -87,5 +87,6 @@ export function clientErrorHandler(error: ClientError, socket: Socket): void {
     socket.destroy();
     return;
   }
-  answerAfterPipelined(socket, rawProblem(answer));
+  // The method, when the request line got that far: a HEAD is answered without a body.
+  answerAfterPipelined(socket, rawProblem(answer, firstToken(error.rawPacket, error.bytesParsed)));
 }

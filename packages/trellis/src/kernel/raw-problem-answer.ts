@@ -52,12 +52,16 @@ export function problemBody(answer: HttpError): string {
   return JSON.stringify({ type: 'about:blank', title: STATUS_CODES[answer.status] ?? 'Error', status: answer.status, detail: answer.message, code: answer.code });
 }
 
-/** A whole HTTP/1.1 response carrying `answer` as problem+json, closing the connection. */
-export function rawProblem(answer: HttpError): string {
+/**
+ * A whole HTTP/1.1 response carrying `answer` as problem+json, closing the connection. To a HEAD
+ * request the head alone, its Content-Length the body's it would have had (RFC 9110 §9.3.2: a
+ * client reads no content after a HEAD's answer, and took the body for bytes after the close).
+ */
+export function rawProblem(answer: HttpError, method: string | null = null): string {
   const title = STATUS_CODES[answer.status] ?? 'Error';
   const body = problemBody(answer);
   return (
     `HTTP/1.1 ${answer.status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
+    `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${method === 'HEAD' ? '' : body}`
   );
 }

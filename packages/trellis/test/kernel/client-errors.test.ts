@@ -93,6 +93,20 @@ for (const mode of ['production', 'debug'] as const) {
       });
     }
 
+    test('a malformed HEAD request: the 400 head alone, no body after it (RFC 9110 §9.3.2); a GET of the same gets the body', async () => {
+      const target = Buffer.from('/é-not-encoded', 'utf8');
+      const request = (method: string) => Buffer.concat([Buffer.from(`${method} `), target, Buffer.from(' HTTP/1.1\r\nHost: a.test\r\n\r\n')]);
+      const head = await raw(port, request('HEAD'));
+      const detail = 'The request is not valid HTTP/1.1 (RFC 9112).';
+      const body = JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail, code: 'malformed_request' });
+      assert.match(head, /^HTTP\/1\.1 400 Bad Request\r\n/);
+      assert.ok(head.endsWith('\r\n\r\n'), `nothing after the head: ${JSON.stringify(head.slice(-60))}`);
+      assert.match(head, new RegExp(`\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`));
+      const get = parse(await raw(port, request('GET')));
+      assert.equal(get.status, 400);
+      assert.equal(JSON.stringify(get.body), body);
+    });
+
     test('an absolute-form target does not excuse a missing Host field (RFC 9112 §3.2)', async () => {
       const r = parse(await raw(port, 'GET http://a.test/hello HTTP/1.1\r\nConnection: close\r\n\r\n'));
       assert.equal(r.status, 400);
